@@ -1,0 +1,43 @@
+# attnviz: `make run` starts the app, `make test` runs every check. Each installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+PORT ?= 8501
+
+.PHONY: run test lint test-fast bench chromium clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	touch $@
+
+run: $(RUN_STAMP)
+	$(VENV)/bin/streamlit run dashboard.py --server.port $(PORT)
+
+chromium:
+	@bash scripts/ensure_chromium.sh
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: $(DEV_STAMP) chromium lint
+	$(PY) -m pytest
+
+test-fast: $(DEV_STAMP)
+	$(PY) -m pytest -m "not e2e"
+
+bench: $(RUN_STAMP)
+	$(PY) -m benchmarks.bench_attention
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
