@@ -1,0 +1,1 @@
+"""attnviz: an interactive attention explorer (backend package; see DESIGN.md)."""

@@ -1,0 +1,316 @@
+"""Attention in pure torch: scoring functions, masks, masked softmax, `attend`.
+
+Follows Murphy, PML1 ch. 15 and d2l's attention chapters (Vaswani et al. 2017 for scaled
+dot-product, Bahdanau et al. 2015 for additive attention). Shape letters: B... leading batch
+axes, n queries, m keys, d_q / d_k / d_v feature sizes, h hidden size of additive attention.
+
+Mask convention everywhere: a bool tensor, True = may attend.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+SCORES: tuple[str, ...] = ("dot", "scaled_dot", "cosine", "general", "additive", "gaussian")
+_PARAM_KEYS: dict[str, frozenset[str]] = {
+    "dot": frozenset(),
+    "scaled_dot": frozenset(),
+    "cosine": frozenset(),
+    "general": frozenset({"W", "seed"}),
+    "additive": frozenset({"W_q", "W_k", "w_v", "h", "seed"}),
+    "gaussian": frozenset({"sigma"}),
+}
+_COSINE_EPS = 1e-8  # as F.cosine_similarity
+# Additive and Gaussian scores need an (n, m, d) intermediate: build it in query blocks of at
+# most this many elements, so a 2048 x 2048 x 64 input does not ask for a gigabyte at once.
+_BLOCK_ELEMENTS = 1 << 24
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Every step of one attention computation."""
+
+    scores: torch.Tensor  # (..., n, m) scoring function / temperature
+    masked_scores: torch.Tensor  # (..., n, m) scores with masked positions = fill_value
+    weights: torch.Tensor  # (..., n, m) softmax over keys
+    output: torch.Tensor  # (..., n, d_v)
+    params: dict[str, Any] = field(default_factory=dict)
+    mask: torch.Tensor | None = None  # (..., n, m) combined bool mask, True = may attend
+
+
+def causal_mask(n: int, m: int | None = None) -> torch.Tensor:
+    """The top-left lower-triangular mask (query i may attend keys 0..i), as SDPA's is_causal."""
+    return torch.ones(n, n if m is None else m, dtype=torch.bool).tril()  # (n, m)
+
+
+def combine_masks(
+    shape: torch.Size | tuple[int, ...],
+    mask: torch.Tensor | None = None,
+    valid_lens: torch.Tensor | Any = None,
+) -> torch.Tensor | None:
+    """One bool mask of `shape` (..., n, m) from `mask` AND `valid_lens`; None if neither."""
+    if mask is None and valid_lens is None:
+        return None
+    m = shape[-1]
+    allowed: torch.Tensor | None = None
+    if mask is not None:
+        if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+            raise ValueError("mask must be a bool tensor (True = may attend)")
+        try:
+            allowed = torch.broadcast_to(mask, shape)
+        except RuntimeError:
+            raise ValueError(
+                f"mask of shape {tuple(mask.shape)} does not fit scores of shape {tuple(shape)}"
+            ) from None
+    if valid_lens is not None:
+        lens = torch.as_tensor(valid_lens)
+        if lens.is_floating_point() or lens.is_complex() or lens.dtype == torch.bool:
+            raise ValueError(f"valid_lens must hold integers, got {lens.dtype}")
+        if lens.shape == shape[:-2]:
+            lens = lens[..., None]  # (..., 1): one length per sequence, for every query
+        elif lens.shape != shape[:-1]:
+            raise ValueError(
+                f"valid_lens of shape {tuple(lens.shape)} does not fit scores of shape "
+                f"{tuple(shape)}: use shape {tuple(shape[:-2])} or {tuple(shape[:-1])}"
+            )
+        if lens.numel() and (lens.min() < 0 or lens.max() > m):
+            raise ValueError(f"valid_lens must lie in [0, {m}], got {lens.tolist()}")
+        by_len = torch.arange(m, device=lens.device) < lens[..., None]  # (..., n or 1, m)
+        by_len = torch.broadcast_to(by_len, shape)
+        allowed = by_len if allowed is None else allowed & by_len
+    return allowed
+
+
+def _check_fill(fill_value: float) -> None:
+    if math.isnan(fill_value) or fill_value == math.inf:
+        raise ValueError(f"fill_value must be a finite number or -inf, got {fill_value}")
+
+
+def _softmax_allowed(
+    scores: torch.Tensor, allowed: torch.Tensor | None, fill_value: float
+) -> torch.Tensor:
+    """Softmax over keys in which masked keys get exactly 0 whenever the row has an allowed key."""
+    if allowed is None:
+        return torch.softmax(scores, dim=-1)
+    # Softmax over the allowed keys alone (-inf), whatever the fill: a -1e6 fill would win
+    # against allowed logits of -1e30. A fully masked row is set to zeros -> uniform 1/m.
+    any_allowed = allowed.any(dim=-1, keepdim=True)  # (..., n, 1)
+    logits = scores.masked_fill(~allowed, -math.inf)  # (..., n, m)
+    logits.masked_fill_(~any_allowed, 0.0)
+    weights = torch.softmax(logits, dim=-1)  # (..., n, m)
+    if fill_value == -math.inf:
+        weights.masked_fill_(~any_allowed, 0.0)
+    return weights
+
+
+def masked_softmax(
+    scores: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    valid_lens: torch.Tensor | Any = None,
+    fill_value: float = -1e6,
+) -> torch.Tensor:
+    """Softmax over the last axis with masked keys filled (uniform / zero rows if all masked)."""
+    _check_fill(fill_value)
+    return _softmax_allowed(scores, combine_masks(scores.shape, mask, valid_lens), fill_value)
+
+
+def _shape(x: torch.Tensor) -> str:
+    return "×".join(str(s) for s in x.shape)
+
+
+def _need_equal_sizes(score: str, queries: torch.Tensor, keys: torch.Tensor) -> None:
+    d_q, d_k = queries.shape[-1], keys.shape[-1]
+    if d_q != d_k:
+        raise ValueError(
+            f"keys have {d_k} columns but queries have {d_q}: {score} scoring needs equal "
+            "sizes (use additive or general attention for different sizes)"
+        )
+
+
+def _random(gen: torch.Generator, shape: tuple[int, ...], fan_in: int) -> torch.Tensor:
+    return torch.randn(shape, generator=gen) / math.sqrt(max(fan_in, 1))
+
+
+def _param(
+    params: Mapping[str, Any], name: str, drawn: torch.Tensor, dtype: torch.dtype
+) -> torch.Tensor:
+    given = params.get(name)
+    tensor = drawn if given is None else torch.as_tensor(given)
+    if tensor.shape != drawn.shape:
+        raise ValueError(
+            f"{name} has shape {tuple(tensor.shape)} but shape {tuple(drawn.shape)} is needed"
+        )
+    return tensor.to(dtype)
+
+
+def _blocked(
+    queries: torch.Tensor, keys: torch.Tensor, width: int, fn: Callable[..., torch.Tensor]
+) -> torch.Tensor:
+    """fn(query block, keys) -> (..., block, m), over query blocks of bounded memory."""
+    n, m = queries.shape[-2], keys.shape[-2]
+    block = max(1, _BLOCK_ELEMENTS // max(m * width, 1))
+    if block >= n:
+        return fn(queries, keys)
+    return torch.cat([fn(queries[..., i : i + block, :], keys) for i in range(0, n, block)], -2)
+
+
+def _raw_scores(
+    score: str, queries: torch.Tensor, keys: torch.Tensor, params: Mapping[str, Any]
+) -> tuple[torch.Tensor, dict[str, Any]]:
+    """The scoring function's values (n, m) and every parameter it used."""
+    dtype = queries.dtype
+    d_q, d_k = queries.shape[-1], keys.shape[-1]
+    if score in ("dot", "scaled_dot"):
+        _need_equal_sizes(score.replace("_", " ") + "-product", queries, keys)
+        return queries @ keys.transpose(-2, -1), {}  # (..., n, m)
+    if score == "cosine":
+        _need_equal_sizes("cosine", queries, keys)
+        q = queries / queries.norm(dim=-1, keepdim=True).clamp_min(_COSINE_EPS)  # (..., n, d)
+        k = keys / keys.norm(dim=-1, keepdim=True).clamp_min(_COSINE_EPS)  # (..., m, d)
+        return q @ k.transpose(-2, -1), {}
+    if score == "general":
+        seed = int(params.get("seed", 0))
+        gen = torch.Generator().manual_seed(seed)
+        W = _param(params, "W", _random(gen, (d_q, d_k), d_k), dtype)  # (d_q, d_k)
+        return (queries @ W) @ keys.transpose(-2, -1), {"W": W, "seed": seed}
+    if score == "additive":
+        seed = int(params.get("seed", 0))
+        h = _hidden_size(params, d_k)
+        gen = torch.Generator().manual_seed(seed)
+        # Always draw all three in this order, so editing one leaves the others unchanged.
+        W_q = _param(params, "W_q", _random(gen, (h, d_q), d_q), dtype)  # (h, d_q)
+        W_k = _param(params, "W_k", _random(gen, (h, d_k), d_k), dtype)  # (h, d_k)
+        w_v = _param(params, "w_v", _random(gen, (h,), h), dtype)  # (h,)
+        q_proj = queries @ W_q.T  # (..., n, h)
+        k_proj = keys @ W_k.T  # (..., m, h)
+
+        def additive(qb: torch.Tensor, kb: torch.Tensor) -> torch.Tensor:
+            features = torch.tanh(qb[..., :, None, :] + kb[..., None, :, :])  # (..., b, m, h)
+            return features @ w_v  # (..., b, m)
+
+        scores = _blocked(q_proj, k_proj, h, additive)
+        return scores, {"W_q": W_q, "W_k": W_k, "w_v": w_v, "h": h, "seed": seed}
+    if score == "gaussian":
+        _need_equal_sizes("gaussian", queries, keys)
+        sigma = float(params.get("sigma", 1.0))
+        if not (math.isfinite(sigma) and sigma > 0):
+            raise ValueError(f"sigma must be finite and > 0, got {sigma}")
+
+        def gaussian(qb: torch.Tensor, kb: torch.Tensor) -> torch.Tensor:
+            # The difference itself, not |q|^2 + |k|^2 - 2 q.k, which cancels badly.
+            diff = qb[..., :, None, :] - kb[..., None, :, :]  # (..., b, m, d)
+            return diff.square().sum(-1) / (-2.0 * sigma**2)  # (..., b, m)
+
+        return _blocked(queries, keys, d_q, gaussian), {"sigma": sigma}
+    raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
+
+
+def _hidden_size(params: Mapping[str, Any], d_k: int) -> int:
+    if params.get("h") is not None:
+        h = int(params["h"])
+    elif params.get("W_q") is not None:
+        h = int(torch.as_tensor(params["W_q"]).shape[0])
+    elif params.get("W_k") is not None:
+        h = int(torch.as_tensor(params["W_k"]).shape[0])
+    elif params.get("w_v") is not None:
+        h = int(torch.as_tensor(params["w_v"]).shape[0])
+    else:
+        h = d_k
+    if h < 1:
+        raise ValueError(f"hidden size h must be at least 1, got {h}")
+    return h
+
+
+def _as_float(x: torch.Tensor | Any, dtype: torch.dtype | None, name: str) -> torch.Tensor:
+    tensor = torch.as_tensor(x)
+    if tensor.ndim < 2:
+        raise ValueError(
+            f"{name} must have at least 2 axes (..., rows, columns), got {_shape(tensor)}"
+        )
+    if dtype is None:
+        dtype = tensor.dtype if tensor.is_floating_point() else torch.float32
+    tensor = tensor.to(dtype)
+    if not torch.isfinite(tensor).all():
+        raise ValueError(f"{name} contain NaN or infinite values")
+    return tensor
+
+
+def attend(
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    *,
+    score: str = "scaled_dot",
+    mask: torch.Tensor | None = None,
+    valid_lens: torch.Tensor | Any = None,
+    fill_value: float = -1e6,
+    temperature: float = 1.0,
+    params: Mapping[str, Any] | None = None,
+) -> AttentionResult:
+    """Attention of `queries` over `keys` and `values`, returning every step."""
+    if score not in SCORES:
+        raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
+    params = dict(params or {})
+    unknown = set(params) - _PARAM_KEYS[score]
+    if unknown:
+        known = ", ".join(sorted(_PARAM_KEYS[score])) or "none"
+        raise ValueError(
+            f"unknown params for {score}: {', '.join(sorted(unknown))} (allowed: {known})"
+        )
+    temperature = float(temperature)
+    if not (math.isfinite(temperature) and temperature > 0):
+        raise ValueError(f"temperature must be finite and > 0, got {temperature}")
+    _check_fill(fill_value)
+
+    queries = _as_float(queries, None, "queries")  # (..., n, d_q)
+    keys = _as_float(keys, queries.dtype, "keys")  # (..., m, d_k)
+    values = _as_float(values, queries.dtype, "values")  # (..., m, d_v)
+    if keys.shape[-2] != values.shape[-2]:
+        raise ValueError(
+            f"keys have {keys.shape[-2]} rows but values have {values.shape[-2]}: "
+            "each key needs exactly one value"
+        )
+    try:
+        torch.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])
+    except RuntimeError:
+        raise ValueError(
+            f"batch axes do not broadcast: queries {_shape(queries)}, keys {_shape(keys)}, "
+            f"values {_shape(values)}"
+        ) from None
+
+    scores, used = _raw_scores(score, queries, keys, params)  # (..., n, m)
+    # Scale in place: the benchmark allows no extra n x m matrix for it.
+    scale = 1.0 / temperature
+    if score == "scaled_dot":
+        scale /= math.sqrt(keys.shape[-1])
+    if scale != 1.0:
+        scores.mul_(scale)
+    # The sum is finite when every score is (a cheap pass); only then is the full check needed.
+    if not torch.isfinite(scores.sum()) and not torch.isfinite(scores).all():
+        raise ValueError(
+            "the scores overflowed to infinity or NaN: the inputs are too large "
+            "(scale them down or raise the temperature)"
+        )
+
+    allowed = combine_masks(scores.shape, mask, valid_lens)
+    # Nothing masked: the same tensor, so no second n x m matrix is made.
+    masked_scores = scores if allowed is None else scores.masked_fill(~allowed, fill_value)
+    weights = _softmax_allowed(scores, allowed, fill_value)  # (..., n, m)
+    output = weights @ values  # (..., n, d_v)
+    return AttentionResult(scores, masked_scores, weights, output, used, allowed)
+
+
+def row_check(result: AttentionResult) -> tuple[float, int]:
+    """(largest |row sum - 1| over rows with an allowed key, number of fully masked rows)."""
+    sums = result.weights.sum(dim=-1)  # (..., n)
+    if result.mask is None:
+        has_key = torch.ones_like(sums, dtype=torch.bool)
+    else:
+        has_key = result.mask.any(dim=-1)  # (..., n)
+    deviation = (sums[has_key] - 1).abs()
+    return float(deviation.max()) if deviation.numel() else 0.0, int((~has_key).sum())
