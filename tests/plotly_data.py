@@ -1,0 +1,34 @@
+"""Read arrays back out of Plotly figure JSON (Plotly >= 6 writes numpy arrays as base64)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import numpy as np
+
+
+def decode(value: Any) -> np.ndarray:
+    """A figure JSON array (a list, or {"dtype", "bdata", "shape"}) as a numpy array."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        if "shape" in value:
+            array = array.reshape([int(s) for s in str(value["shape"]).split(",")])
+        return array
+    return np.asarray(value, dtype=object if _has_strings(value) else float)
+
+
+def _has_strings(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    if isinstance(value, list | tuple):
+        return any(_has_strings(v) for v in value)
+    return False
+
+
+def figure_json(fig_or_spec: Any) -> dict[str, Any]:
+    """A go.Figure or an AppTest plotly_chart's `proto.spec` as a dict."""
+    if isinstance(fig_or_spec, str):
+        return json.loads(fig_or_spec)
+    return json.loads(fig_or_spec.to_json())

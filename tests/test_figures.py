@@ -1,0 +1,138 @@
+"""Figure builders checked through their data: orientation, labels, escaping, masks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz import figures
+from attnviz.attention import attend, causal_mask
+from tests.plotly_data import decode, figure_json
+
+
+@pytest.fixture
+def result():
+    gen = torch.Generator().manual_seed(0)
+    q, k, v = torch.randn(3, 2, generator=gen), torch.randn(4, 2, generator=gen), torch.randn(4, 3)
+    return attend(q, k, v, mask=causal_mask(3, 4))
+
+
+def test_heatmap_reads_like_a_matrix():
+    z = np.arange(6.0).reshape(2, 3)
+    fig = figures.heatmap(z, title="m", kind="scores")
+    data = figure_json(fig)["data"][0]
+    np.testing.assert_array_equal(decode(data["z"]), z)  # row 0 of z is row 0 of the figure
+    np.testing.assert_array_equal(decode(data["y"]), [0, 1])
+    np.testing.assert_array_equal(decode(data["x"]), [0, 1, 2])
+    assert fig.layout.yaxis.autorange == "reversed"  # query 0 on top
+    assert list(fig.layout.xaxis.ticktext) == ["k0", "k1", "k2"]
+    assert list(fig.layout.yaxis.ticktext) == ["q0", "q1"]
+    assert fig.layout.xaxis.title.text == "Keys" and fig.layout.yaxis.title.text == "Queries"
+
+
+def test_repeated_tokens_stay_separate_rows():
+    fig = figures.heatmap(np.eye(3), title="w", kind="weights", row_labels=["the", "cat", "the"])
+    assert list(fig.layout.yaxis.tickvals) == [0, 1, 2]
+    assert list(fig.layout.yaxis.ticktext) == ["the", "cat", "the (2)"]
+    assert figures.unique_labels(["a", "a", "a", "b"]) == ["a", "a (2)", "a (3)", "b"]
+
+
+@pytest.mark.parametrize(
+    ("label", "forbidden"),
+    [
+        ("<b>bold</b>", "<b>"),
+        ("<img src=x onerror=alert(1)>", "<img"),
+        ("%{z}", "%{z}"),
+    ],
+)
+def test_user_labels_are_escaped(label, forbidden):
+    fig = figures.heatmap(
+        np.ones((2, 2)),
+        title=label,
+        kind="scores",
+        row_labels=[label, "b"],
+        col_labels=["c", label],
+    )
+    spec = fig.to_json()
+    assert forbidden not in spec
+    assert fig.layout.yaxis.ticktext[0] == figures.escape_label(label)
+    assert forbidden not in fig.data[0].customdata[0][1]
+    assert figures.escape_label("<b>") == "&lt;b&gt;"
+    assert figures.escape_label("%{z}") == "%&#123;z&#125;"
+
+
+def test_masked_cells_are_labelled_gaps(result):
+    fig = figures.heatmap(
+        result.weights,
+        title="w",
+        kind="weights",
+        mask=result.mask,
+        hover={"score": result.scores, "weight": result.weights},
+    )
+    z = decode(figure_json(fig)["data"][0]["z"])
+    allowed = causal_mask(3, 4).numpy()
+    assert np.isnan(z[~allowed]).all()  # gaps, not a colour (and never a NaN weight upstream)
+    np.testing.assert_allclose(z[allowed], result.weights.numpy()[allowed], rtol=1e-6)
+    hover = fig.data[0].customdata
+    assert "masked" in hover[0][3] and "masked" not in hover[0][0]
+    assert "query q2<br>key k1<br>score: " in hover[2][1]
+    assert f"weight: {result.weights[2, 1].item():.3g}" in hover[2][1]
+    marks = fig.data[1]
+    assert marks.mode == "text" and set(marks.text) == {"masked"}
+    assert sorted(zip(marks.y, marks.x, strict=True)) == [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (1, 2),
+        (1, 3),
+        (2, 3),
+    ]
+
+
+def test_colour_scales_and_ranges():
+    weights = figures.heatmap(np.full((2, 2), 0.5), title="w", kind="weights")
+    assert (weights.data[0].zmin, weights.data[0].zmax) == (0.0, 1.0)
+    scores = figures.heatmap(np.array([[-2.0, 1.0]]), title="s", kind="scores")
+    assert scores.data[0].zmid == 0.0 and (scores.data[0].zmin, scores.data[0].zmax) == (-2.0, 2.0)
+
+
+def test_numbers_in_small_cells_only():
+    small = figures.heatmap(np.full((12, 12), 0.25), title="w", kind="weights")
+    assert small.data[0].text[0][0] == "0.25" and small.data[0].texttemplate == "%{text}"
+    big = figures.heatmap(np.zeros((13, 13)), title="w", kind="weights")
+    assert big.data[0].text is None
+
+
+def test_wrong_rank_and_labels_raise():
+    with pytest.raises(ValueError, match="2-D"):
+        figures.heatmap(np.zeros(3), title="x", kind="scores")
+    with pytest.raises(ValueError, match="labels"):
+        figures.heatmap(np.zeros((2, 2)), title="x", kind="scores", row_labels=["a"])
+
+
+def test_query_breakdown_adds_up(result):
+    values = torch.arange(12.0).reshape(4, 3)
+    fig = figures.query_breakdown(
+        query=1,
+        scores=result.scores[1],
+        masked_scores=result.masked_scores[1],
+        weights=result.weights[1],
+        values=values,
+        mask=result.mask[1],
+    )
+    raw, masked, marks, weights, table = fig.data
+    np.testing.assert_allclose(raw.y, result.scores[1].numpy(), rtol=1e-6)
+    assert np.isnan(masked.y[2:]).all()  # masked keys get no bar ...
+    assert list(marks.x) == [2, 3] and set(marks.text) == {"masked"}  # ... but a label
+    np.testing.assert_allclose(weights.y, result.weights[1].numpy(), rtol=1e-6)
+    contributions = result.weights[1].numpy()[:, None] * values.numpy()
+    z = np.asarray(table.z)
+    np.testing.assert_allclose(z[:4], contributions, rtol=1e-6)
+    np.testing.assert_allclose(z[4], (result.weights[1] @ values).numpy(), rtol=1e-5)
+    assert fig.layout.title.text == "Query q1: scores, weights and contributions"
+
+
+def test_pipeline_figure_names_every_step():
+    texts = [a.text for a in figures.pipeline_figure().layout.annotations if a.text]
+    assert any("softmax" in text for text in texts) and len(texts) == 7
