@@ -1,0 +1,734 @@
+"""The only Streamlit-aware module: page setup, shared widget groups, cached loaders, state keys.
+
+Pages call these groups instead of building widgets themselves (mkuthan/example-streamlit's
+`show(key) -> value` components). Widget values survive a visit to another page through
+Streamlit's `persist_state="session"`; values that no widget holds (the hand-picked mask
+cells) live in `st.session_state` under the keys below.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+import torch
+
+from attnviz import figures, formulas, parsing
+from attnviz.attention import SCORES, AttentionResult, attend, causal_mask, row_check
+from attnviz.i18n import LANGUAGES, set_language, t
+
+APP_ROOT = Path(__file__).resolve().parent.parent
+# (script, title key, icon): the sidebar lists those that exist, so the tour grows with pages.
+PAGES: tuple[tuple[str, str, str], ...] = (
+    ("dashboard.py", "nav.home", ":material/home:"),
+    ("pages/1_Playground.py", "nav.playground", ":material/grid_on:"),
+)
+
+# Session-state keys: one constant each, so pages and tests agree on them.
+LANG = "lang"
+SOURCE = "qkv_source"
+PRESET = "qkv_preset"
+SELF_ATTENTION = "qkv_self_attention"
+TEXTS = {"queries": "qkv_text_queries", "keys": "qkv_text_keys", "values": "qkv_text_values"}
+GRID_VERSION = "qkv_grid_version"
+GRID_TOGGLE = "qkv_grid"
+UPLOAD_NOTES = "qkv_upload_notes"
+RANDOM = {
+    "n": "qkv_n",
+    "m": "qkv_m",
+    "d_q": "qkv_d_q",
+    "d_k": "qkv_d_k",
+    "d_v": "qkv_d_v",
+    "seed": "qkv_seed",
+}
+SCORE = "attn_score"
+TEMPERATURE = "attn_temperature"
+SIGMA = "attn_sigma"
+HIDDEN = "attn_hidden"
+PARAM_SEED = "attn_param_seed"
+VALID_LENS = "mask_valid_lens"
+CAUSAL = "mask_causal"
+CELLS_ON = "mask_cells_on"
+CELLS = "mask_cells"  # frozenset of (query, key) pairs that are blocked; no widget holds it
+CELLS_VERSION = "mask_cells_version"
+FILL = "mask_fill"
+
+GRID_LIMIT = 24  # the grid editor shows matrices up to this many rows and columns
+CELLS_LIMIT = 16
+RANDOM_MAX_ROWS = 2048
+RANDOM_MAX_DIM = 256
+FILL_VALUES: tuple[float, ...] = (-1e6, -1e9, float("-inf"))
+MATRICES = ("queries", "keys", "values")
+
+# Presets: (texts of Q, K, V, valid length text). The textbook's: d2l 11.3's scaled
+# dot-product example for one sequence: ten identical keys, so the weights spread evenly
+# over the valid keys and the output is the mean of their values.
+PRESETS: dict[str, tuple[str, str, str, str]] = {
+    "textbook": (
+        "0.5, -1.2",
+        "\n".join(["1, 1"] * 10),
+        "\n".join(f"{4 * i}, {4 * i + 1}, {4 * i + 2}, {4 * i + 3}" for i in range(10)),
+        "2",
+    ),
+    "small": (
+        "1, 0\n0, 1\n1, 1",
+        "1, 0\n0, 1\n-1, 0\n0.5, 0.5",
+        "1, 0, 0\n0, 1, 0\n0, 0, 1\n1, 1, 1",
+        "",
+    ),
+    "tokens": (
+        "1, 0.2, 0\n0.9, 0.1, 0.3\n0, 1, 0.5\n0.1, 0.8, 1",
+        "",
+        "",
+        "",
+    ),
+}
+DEFAULT_PRESET = "small"
+
+
+@dataclass(frozen=True)
+class QKV:
+    """The inputs of one attention computation, with labels for the axes."""
+
+    queries: torch.Tensor  # (n, d_q)
+    keys: torch.Tensor  # (m, d_k)
+    values: torch.Tensor  # (m, d_v)
+    query_labels: list[str]
+    key_labels: list[str]
+
+
+@dataclass(frozen=True)
+class AttentionChoice:
+    """The scoring function, its parameters and the masks chosen in the sidebar."""
+
+    score: str
+    temperature: float
+    params: dict[str, Any]
+    fill_value: float
+    causal: bool
+    valid_lens_text: str
+    blocked: frozenset[tuple[int, int]]
+
+
+def page_setup(title_key: str) -> None:
+    """Every page's first call: language, page config and the translated sidebar navigation."""
+    requested = st.query_params.get("lang")
+    if requested:
+        st.session_state[LANG] = requested
+    lang = set_language(st.session_state.get(LANG, "en"))
+    st.set_page_config(
+        page_title=f"{t(title_key)} · {t('app.name')}",
+        page_icon=":material/grid_on:",
+        layout="wide",
+    )
+    if requested and requested not in LANGUAGES:
+        st.toast(t("lang.notice_unknown", lang=requested[:20]))
+    st.session_state[LANG] = lang
+    with st.sidebar:
+        st.markdown(f"### {t('app.name')}")
+        for script, key, icon in PAGES:
+            if (APP_ROOT / script).exists():
+                st.page_link(script, label=t(key), icon=icon)
+        st.divider()
+
+
+def show_error(err: ValueError) -> None:
+    """The one error path: InputError and attend's ValueError become a message, not a trace."""
+    if isinstance(err, parsing.InputError):
+        st.error(str(err), icon=":material/error:")
+    else:
+        st.error(t("error.compute", detail=str(err)), icon=":material/error:")
+
+
+def _init(key: str, value: Any) -> None:
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def _load_preset(name: str) -> None:
+    queries, keys, values, valid_lens = PRESETS[name]
+    st.session_state[TEXTS["queries"]] = queries
+    st.session_state[TEXTS["keys"]] = keys
+    st.session_state[TEXTS["values"]] = values
+    st.session_state[SELF_ATTENTION] = not keys
+    st.session_state[VALID_LENS] = valid_lens
+    st.session_state[CELLS] = frozenset()
+    _bump(GRID_VERSION)
+    _bump(CELLS_VERSION)
+
+
+def _bump(key: str) -> None:
+    st.session_state[key] = st.session_state.get(key, 0) + 1
+
+
+def _init_inputs() -> None:
+    if TEXTS["queries"] not in st.session_state:
+        _load_preset(DEFAULT_PRESET)
+    _init(SOURCE, "edit")
+    _init(PRESET, DEFAULT_PRESET)
+    for name, value in {"n": 6, "m": 8, "d_q": 4, "d_k": 4, "d_v": 3, "seed": 0}.items():
+        _init(RANDOM[name], value)
+
+
+def reset_inputs() -> None:
+    """Back to the default preset and sizes (a button callback)."""
+    for key in [SOURCE, PRESET, *RANDOM.values(), VALID_LENS, CAUSAL, CELLS_ON, FILL]:
+        st.session_state.pop(key, None)
+    _load_preset(DEFAULT_PRESET)
+
+
+def _new_seed() -> None:
+    st.session_state[RANDOM["seed"]] = random.randrange(100_000)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def random_inputs(
+    n: int, m: int, d_q: int, d_k: int, d_v: int, seed: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Seeded N(0, 1) queries (n, d_q), keys (m, d_k), values (m, d_v)."""
+    gen = torch.Generator().manual_seed(seed)
+    return (
+        torch.randn(n, d_q, generator=gen),
+        torch.randn(m, d_k, generator=gen),
+        torch.randn(m, d_v, generator=gen),
+    )
+
+
+def _grid_commit(name: str, editor_key: str) -> None:
+    """Apply the grid's edits to the matrix text, then start a fresh grid on the new text."""
+    edits = st.session_state.get(editor_key) or {}
+    try:
+        matrix = parsing.parse_matrix(st.session_state[TEXTS[name]]).numpy().copy()
+    except parsing.InputError:
+        return
+    for row, changes in edits.get("edited_rows", {}).items():
+        for col, value in changes.items():
+            if value is not None:
+                matrix[int(row), int(col)] = float(value)
+    st.session_state[TEXTS[name]] = parsing.format_matrix(matrix)
+    _bump(GRID_VERSION)
+
+
+def _upload_commit(name: str, uploader_key: str) -> None:
+    """Parse an uploaded file into the matrix text; a bad file leaves the text as it was."""
+    notes = dict(st.session_state.get(UPLOAD_NOTES, {}))
+    upload = st.session_state.get(uploader_key)
+    if upload is None:
+        notes.pop(name, None)
+    else:
+        try:
+            data = upload.getvalue()
+            is_npy = upload.name.lower().endswith(".npy")
+            matrix = parsing.load_npy(data) if is_npy else parsing.load_csv(data)
+        except parsing.InputError as err:
+            notes[name] = ("error", f"{upload.name}: {err}")
+        else:
+            st.session_state[TEXTS[name]] = parsing.format_matrix(matrix)
+            rows, cols = matrix.shape
+            notes[name] = ("ok", t("input.uploaded", name=upload.name, rows=rows, cols=cols))
+            _bump(GRID_VERSION)
+    st.session_state[UPLOAD_NOTES] = notes
+
+
+def _matrix_editor(name: str, label: str) -> torch.Tensor:
+    """One matrix: a text box (paste or type) and, for small ones, an editable grid."""
+    text_key = TEXTS[name]
+    text = st.text_area(
+        label,
+        key=text_key,
+        help=t("input.text_help"),
+        height=140,
+        persist_state="session",
+        on_change=_bump,
+        args=(GRID_VERSION,),
+    )
+    matrix = parsing.parse_matrix(text or "")
+    if st.session_state.get(GRID_TOGGLE):
+        if max(matrix.shape) > GRID_LIMIT:
+            st.caption(t("input.grid_too_big", limit=GRID_LIMIT))
+        else:
+            editor_key = f"qkv_grid_{name}_{st.session_state.get(GRID_VERSION, 0)}"
+            frame = pd.DataFrame(matrix.numpy().astype(float))
+            frame.columns = [str(c) for c in frame.columns]
+            st.data_editor(
+                frame,
+                key=editor_key,
+                on_change=_grid_commit,
+                args=(name, editor_key),
+                hide_index=False,
+                width="content",
+            )
+    return matrix
+
+
+def qkv_input() -> QKV:
+    """The matrix-input group: presets, text / grid, upload or seeded random Q, K, V.
+
+    Raises InputError (through `show_error` on the page) when what was typed does not parse;
+    the text stays as typed.
+    """
+    _init_inputs()
+    with st.expander(t("input.heading"), expanded=True):
+        sources = ["edit", "upload", "random"]
+        top = st.columns([3, 2, 1])
+        source = top[0].segmented_control(
+            t("input.source"),
+            sources,
+            key=SOURCE,
+            format_func=lambda s: t(f"input.source.{s}"),
+            required=True,
+            persist_state="session",
+        )
+        self_attention = top[1].toggle(
+            t("input.self_attention"),
+            key=SELF_ATTENTION,
+            help=t("input.self_attention.help"),
+            persist_state="session",
+        )
+        top[2].button(t("input.reset"), key="qkv_reset", on_click=reset_inputs)
+        shown = ("queries",) if self_attention else MATRICES
+        if source == "random":
+            queries, keys, values = _random_group(self_attention)
+        else:
+            if source == "upload":
+                _upload_group(shown)
+            else:
+                preset_row = st.columns([3, 1, 2])
+                preset = preset_row[0].selectbox(
+                    t("input.preset"),
+                    list(PRESETS),
+                    key=PRESET,
+                    format_func=lambda p: t(f"input.preset.{p}"),
+                    persist_state="session",
+                )
+                preset_row[1].button(
+                    t("input.preset.apply"),
+                    key="qkv_preset_apply",
+                    on_click=_load_preset,
+                    args=(preset,),
+                )
+                preset_row[2].toggle(t("input.grid"), key=GRID_TOGGLE, persist_state="session")
+            tensors = {}
+            columns = st.columns(len(shown))
+            for column, name in zip(columns, shown, strict=True):
+                with column:
+                    try:
+                        tensors[name] = _matrix_editor(name, t(f"input.{name}"))
+                    except parsing.InputError as err:
+                        st.error(t("error.input", what=t(f"input.{name}"), detail=str(err)))
+            if len(tensors) < len(shown):
+                st.stop()
+            queries = tensors["queries"]
+            keys = tensors.get("keys", queries)
+            values = tensors.get("values", queries)
+        st.caption(
+            t(
+                "input.summary",
+                n=queries.shape[0],
+                d_q=queries.shape[1],
+                m=keys.shape[0],
+                d_k=keys.shape[1],
+                d_v=values.shape[1],
+            )
+        )
+    return QKV(
+        queries,
+        keys,
+        values,
+        figures.default_labels("q", queries.shape[0]),
+        figures.default_labels("k", keys.shape[0]),
+    )
+
+
+def _upload_group(shown: tuple[str, ...]) -> None:
+    st.caption(t("input.upload_help", rows=parsing.MAX_ROWS, cols=parsing.MAX_COLS))
+    notes = st.session_state.get(UPLOAD_NOTES, {})
+    for column, name in zip(st.columns(len(shown)), shown, strict=True):
+        uploader_key = f"qkv_upload_{name}"
+        column.file_uploader(
+            t(f"input.{name}"),
+            type=["csv", "txt", "npy"],
+            key=uploader_key,
+            on_change=_upload_commit,
+            args=(name, uploader_key),
+        )
+        if name in notes:
+            status, message = notes[name]
+            (column.error if status == "error" else column.success)(message)
+
+
+def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    sizes = ["n", "d_q", "d_v"] if self_attention else ["n", "m", "d_q", "d_k", "d_v"]
+    columns = st.columns(len(sizes) + 2)
+    values: dict[str, int] = {}
+    for column, name in zip(columns, sizes, strict=False):
+        limit = RANDOM_MAX_ROWS if name in ("n", "m") else RANDOM_MAX_DIM
+        values[name] = int(
+            column.number_input(
+                t(f"input.{name}"),
+                min_value=1,
+                max_value=limit,
+                step=1,
+                key=RANDOM[name],
+                persist_state="session",
+            )
+        )
+    seed = int(
+        columns[-2].number_input(
+            t("input.seed"),
+            min_value=0,
+            max_value=2**31 - 1,
+            step=1,
+            key=RANDOM["seed"],
+            persist_state="session",
+        )
+    )
+    columns[-1].button(t("input.new_seed"), key="qkv_new_seed", on_click=_new_seed)
+    n, d_q, d_v = values["n"], values["d_q"], values["d_v"]
+    if self_attention:
+        queries, _, values_t = random_inputs(n, n, d_q, d_q, d_v, seed)
+        st.caption(t("input.random_note", seed=seed, n=n, m=n))
+        return queries, queries, queries if d_v == d_q else values_t
+    m, d_k = values["m"], values["d_k"]
+    st.caption(t("input.random_note", seed=seed, n=n, m=m))
+    return random_inputs(n, m, d_q, d_k, d_v, seed)
+
+
+def attention_controls(n: int, m: int) -> AttentionChoice:
+    """Sidebar: scoring function, its parameters, temperature and masks."""
+    with st.sidebar:
+        st.subheader(t("controls.heading"))
+        score = st.selectbox(
+            t("controls.score"),
+            SCORES,
+            index=1,
+            key=SCORE,
+            format_func=lambda s: t(f"score.{s}"),
+            persist_state="session",
+        )
+        params: dict[str, Any] = {}
+        if score == "gaussian":
+            params["sigma"] = st.slider(
+                t("controls.sigma"), 0.1, 5.0, 1.0, 0.1, key=SIGMA, persist_state="session"
+            )
+        if score == "additive":
+            params["h"] = st.number_input(
+                t("controls.hidden"), 1, 256, 8, key=HIDDEN, persist_state="session"
+            )
+        if score in ("general", "additive"):
+            params["seed"] = st.number_input(
+                t("controls.param_seed"),
+                0,
+                2**31 - 1,
+                0,
+                key=PARAM_SEED,
+                help=t("controls.param_seed.help"),
+                persist_state="session",
+            )
+        temperature = st.slider(
+            t("controls.temperature"),
+            0.05,
+            5.0,
+            1.0,
+            0.05,
+            key=TEMPERATURE,
+            help=t("controls.temperature.help"),
+            persist_state="session",
+        )
+        st.subheader(t("controls.masks"))
+        valid_lens_text = st.text_input(
+            t("controls.valid_lens"),
+            key=VALID_LENS,
+            help=t("controls.valid_lens.help"),
+            persist_state="session",
+        )
+        causal = st.toggle(t("controls.causal"), key=CAUSAL, persist_state="session")
+        blocked = _cells_group(n, m)
+        fill_value = st.selectbox(
+            t("controls.fill"),
+            FILL_VALUES,
+            key=FILL,
+            help=t("controls.fill.help"),
+            format_func=lambda v: "-inf" if v == float("-inf") else f"{v:.0e}",
+            persist_state="session",
+        )
+    return AttentionChoice(
+        score=str(score),
+        temperature=float(temperature),
+        params=params,
+        fill_value=float(fill_value),
+        causal=bool(causal),
+        valid_lens_text=valid_lens_text or "",
+        blocked=blocked,
+    )
+
+
+def _cells_commit(editor_key: str, n: int, m: int) -> None:
+    blocked = set(st.session_state.get(CELLS, frozenset()))
+    for row, changes in (st.session_state.get(editor_key) or {}).get("edited_rows", {}).items():
+        for col, allowed in changes.items():
+            cell = (int(row), int(str(col).removeprefix("k")))
+            if allowed:
+                blocked.discard(cell)
+            else:
+                blocked.add(cell)
+    st.session_state[CELLS] = frozenset((i, j) for i, j in blocked if i < n and j < m)
+    _bump(CELLS_VERSION)
+
+
+def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
+    """Hand-picked cells: a grid of checkboxes, ticked = may attend."""
+    _init(CELLS, frozenset())
+    if not st.toggle(t("controls.cells"), key=CELLS_ON, persist_state="session"):
+        return frozenset()
+    if max(n, m) > CELLS_LIMIT:
+        st.caption(t("controls.cells_too_big", limit=CELLS_LIMIT))
+        return frozenset()
+    blocked = frozenset((i, j) for i, j in st.session_state[CELLS] if i < n and j < m)
+    frame = pd.DataFrame(
+        [[(i, j) not in blocked for j in range(m)] for i in range(n)],
+        columns=figures.default_labels("k", m),
+        index=figures.default_labels("q", n),
+    )
+    editor_key = f"mask_cells_grid_{st.session_state.get(CELLS_VERSION, 0)}"
+    st.data_editor(frame, key=editor_key, on_change=_cells_commit, args=(editor_key, n, m))
+    st.caption(t("controls.cells.help"))
+    return blocked
+
+
+def build_mask(choice: AttentionChoice, n: int, m: int) -> torch.Tensor | None:
+    """The causal and hand-picked masks as one bool (n, m) mask, True = may attend."""
+    mask: torch.Tensor | None = causal_mask(n, m) if choice.causal else None
+    if choice.blocked:
+        cells = torch.ones(n, m, dtype=torch.bool)
+        for i, j in choice.blocked:
+            cells[i, j] = False
+        mask = cells if mask is None else mask & cells
+    return mask
+
+
+def plot(fig: go.Figure, key: str) -> None:
+    """Show a figure the same way on every page."""
+    st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
+
+
+def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key: str) -> None:
+    """A download button for one matrix as CSV with its labels."""
+    st.download_button(
+        t("download.csv", name=label),
+        parsing.matrix_csv(matrix, rows, cols),
+        file_name=f"{key}.csv",
+        mime="text/csv",
+        key=f"download_{key}",
+        on_click="ignore",
+    )
+
+
+def result_figures(result: AttentionResult, qkv: QKV) -> dict[str, go.Figure]:
+    """The step-by-step heatmaps of one result, for every page that shows them."""
+    hover = {t("fig.hover.score"): result.scores, t("fig.hover.weight"): result.weights}
+    common: dict[str, Any] = {
+        "row_labels": qkv.query_labels,
+        "col_labels": qkv.key_labels,
+        "mask": result.mask,
+        "hover": hover,
+    }
+    d_v = qkv.values.shape[1]
+    dims = figures.default_labels("v", d_v)
+    return {
+        "scores": figures.heatmap(
+            result.scores, title=t("fig.scores"), kind="scores", **{**common, "mask": None}
+        ),
+        "masked_scores": figures.heatmap(
+            result.masked_scores, title=t("fig.masked_scores"), kind="scores", **common
+        ),
+        "weights": figures.heatmap(
+            result.weights, title=t("fig.weights"), kind="weights", **common
+        ),
+        "values": figures.heatmap(
+            qkv.values,
+            title=t("fig.values"),
+            kind="values",
+            row_labels=qkv.key_labels,
+            col_labels=dims,
+            row_name=t("fig.hover.key"),
+            col_name=t("fig.dims"),
+            y_title=t("fig.keys"),
+            x_title=t("fig.dims"),
+        ),
+        "output": figures.heatmap(
+            result.output,
+            title=t("fig.output"),
+            kind="values",
+            row_labels=qkv.query_labels,
+            col_labels=dims,
+            col_name=t("fig.dims"),
+            x_title=t("fig.dims"),
+        ),
+    }
+
+
+def compute(qkv: QKV, choice: AttentionChoice) -> AttentionResult:
+    """Attention for the chosen inputs and controls; InputError / ValueError for the page."""
+    n, d_q = qkv.queries.shape
+    m, d_k = qkv.keys.shape
+    if choice.score in ("dot", "scaled_dot", "cosine", "gaussian") and d_q != d_k:
+        raise parsing.InputError("sizes", d_q=d_q, d_k=d_k, score=t(f"score.{choice.score}"))
+    valid_lens = parsing.parse_valid_lens(choice.valid_lens_text, n, m)
+    return attend(
+        qkv.queries,
+        qkv.keys,
+        qkv.values,
+        score=choice.score,
+        mask=build_mask(choice, n, m),
+        valid_lens=valid_lens,
+        fill_value=choice.fill_value,
+        temperature=choice.temperature,
+        params=choice.params,
+    )
+
+
+def show_row_check(result: AttentionResult, fill_value: float) -> None:
+    """The check that every row with an allowed key sums to 1, and a word on fully masked rows."""
+    deviation, fully_masked = row_check(result)
+    if deviation < 1e-5:
+        st.success(t("playground.rows_ok", dev=f"{deviation:.1e}"), icon=":material/check:")
+    else:
+        st.warning(t("playground.rows_bad", dev=f"{deviation:.1e}"))
+    if fully_masked:
+        what = "zeros" if fill_value == float("-inf") else "uniform"
+        fill = "-inf" if fill_value == float("-inf") else f"{fill_value:.0e}"
+        st.info(
+            t(
+                "playground.fully_masked",
+                count=fully_masked,
+                fill=fill,
+                what=t(f"playground.fully_masked.{what}"),
+            )
+        )
+
+
+def show_steps(result: AttentionResult, qkv: QKV, key: str) -> None:
+    """Raw scores, masked scores and weights side by side; values and outputs below."""
+    figs = result_figures(result, qkv)
+    for column, name in zip(st.columns(3), ("scores", "masked_scores", "weights"), strict=True):
+        with column:
+            plot(figs[name], key=f"{key}_{name}")
+    for column, name in zip(st.columns(2), ("values", "output"), strict=True):
+        with column:
+            plot(figs[name], key=f"{key}_{name}")
+    if max(result.weights.shape[-2:]) > figures.NUMBERS_LIMIT:
+        st.caption(t("playground.big_note", limit=figures.NUMBERS_LIMIT))
+
+
+def query_selector(labels: list[str], key: str) -> int:
+    """Which query to inspect (clicking cells comes with the browser issue)."""
+    index = st.selectbox(
+        t("playground.breakdown_query"),
+        range(len(labels)),
+        key=key,
+        format_func=lambda i: labels[i],
+        persist_state="session",
+    )
+    return min(int(index or 0), len(labels) - 1)
+
+
+def show_breakdown(result: AttentionResult, qkv: QKV, query: int, key: str) -> None:
+    """The per-query breakdown figure and the formulas with that query's numbers."""
+    row_mask = None if result.mask is None else result.mask[query]
+    plot(
+        figures.query_breakdown(
+            query=query,
+            scores=result.scores[query],
+            masked_scores=result.masked_scores[query],
+            weights=result.weights[query],
+            values=qkv.values,
+            query_label=qkv.query_labels[query],
+            key_labels=qkv.key_labels,
+            mask=row_mask,
+        ),
+        key=f"{key}_breakdown",
+    )
+    for line in formulas.query_numbers(
+        query,
+        result.masked_scores[query].tolist(),
+        result.weights[query].tolist(),
+        result.output[query].tolist(),
+    ):
+        st.latex(line)
+
+
+def show_formulas(result: AttentionResult, qkv: QKV, choice: AttentionChoice) -> None:
+    """The formula of each step with the current sizes."""
+    n, d_q = qkv.queries.shape
+    m, d_k = qkv.keys.shape
+    extra = {k: float(v) for k, v in result.params.items() if k in ("h", "sigma")}
+    steps = [
+        (
+            "formula.scores",
+            formulas.scores(
+                choice.score, n=n, m=m, d_q=d_q, d_k=d_k, temperature=choice.temperature, **extra
+            ),
+        ),
+        ("formula.mask", formulas.mask(choice.fill_value)),
+        ("formula.softmax", formulas.softmax(m)),
+        ("formula.output", formulas.output(n, m, qkv.values.shape[1])),
+    ]
+    for label_key, latex in steps:
+        st.markdown(f"**{t(label_key)}**")
+        st.latex(latex)
+
+
+def show_downloads(result: AttentionResult, qkv: QKV, key: str) -> None:
+    """CSV downloads of every matrix of the result."""
+    dims = figures.default_labels("v", qkv.values.shape[1])
+    q, k = qkv.query_labels, qkv.key_labels
+    matrices = [
+        ("fig.scores", result.scores, q, k, "scores"),
+        ("fig.masked_scores", result.masked_scores, q, k, "masked_scores"),
+        ("fig.weights", result.weights, q, k, "weights"),
+        ("fig.output", result.output, q, dims, "output"),
+    ]
+    for column, (label_key, matrix, rows, cols, name) in zip(
+        st.columns(len(matrices)), matrices, strict=True
+    ):
+        with column:
+            csv_download(t(label_key), matrix, rows, cols, key=f"{key}_{name}")
+
+
+TINY_TEMPERATURE = "home_temperature"
+
+
+def tiny_example() -> tuple[AttentionResult, QKV]:
+    """The landing page's live example: the small preset with a temperature slider."""
+    queries, keys, values, _ = PRESETS["small"]
+    qkv = QKV(
+        parsing.parse_matrix(queries),
+        parsing.parse_matrix(keys),
+        parsing.parse_matrix(values),
+        figures.default_labels("q", 3),
+        figures.default_labels("k", 4),
+    )
+    temperature = st.slider(
+        t("controls.temperature"),
+        0.05,
+        5.0,
+        1.0,
+        0.05,
+        key=TINY_TEMPERATURE,
+        help=t("controls.temperature.help"),
+    )
+    return attend(qkv.queries, qkv.keys, qkv.values, temperature=temperature), qkv
+
+
+def show_tour() -> None:
+    """A link and one line for every page that exists."""
+    for script, key, icon in PAGES[1:]:
+        if (APP_ROOT / script).exists():
+            st.page_link(script, label=t(key), icon=icon)
+            st.caption(t(f"home.tour.{key.removeprefix('nav.')}"))

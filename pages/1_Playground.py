@@ -1,0 +1,33 @@
+"""Playground: queries, keys and values in; raw scores, masks, weights and outputs out."""
+
+import streamlit as st
+
+from attnviz import ui
+from attnviz.i18n import t
+
+ui.page_setup("playground.title")
+st.title(t("playground.title"))
+st.markdown(t("playground.intro"))
+
+qkv = ui.qkv_input()
+choice = ui.attention_controls(qkv.queries.shape[0], qkv.keys.shape[0])
+try:
+    result = ui.compute(qkv, choice)
+except ValueError as err:
+    ui.show_error(err)
+    st.stop()
+
+ui.show_row_check(result, choice.fill_value)
+
+st.subheader(t("playground.steps_heading"))
+ui.show_steps(result, qkv, key="pg")
+
+st.subheader(t("playground.breakdown_heading"))
+query = ui.query_selector(qkv.query_labels, key="pg_query")
+ui.show_breakdown(result, qkv, query, key="pg")
+
+with st.expander(t("playground.formula_heading"), expanded=True):
+    ui.show_formulas(result, qkv, choice)
+
+st.subheader(t("playground.downloads_heading"))
+ui.show_downloads(result, qkv, key="pg")
