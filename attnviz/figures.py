@@ -141,24 +141,37 @@ def _masked_markers(mask: np.ndarray, label: str) -> go.Scatter:
 def _axis_ticks(labels: list[str]) -> dict[str, object]:
     count = len(labels)
     if count > 64:  # let Plotly thin the ticks; hover still names every cell
-        return {"tickmode": "auto", "nticks": 16}
+        return {"automargin": True, "tickmode": "auto", "nticks": 16}
     return {
+        "automargin": True,
         "tickmode": "array",
         "tickvals": list(range(count)),
         "ticktext": [escape_label(label) for label in labels],
     }
 
 
-def _style(fig: go.Figure, title: str, height: int) -> go.Figure:
+def _style(fig: go.Figure, title: str, height: int, top: int = 50) -> go.Figure:
     fig.update_layout(
-        title={"text": escape_label(title), "font": {"size": FONT_SIZE + 3}},
+        title={
+            "text": escape_label(title),
+            "font": {"size": FONT_SIZE + 3},
+            "x": 0.0,
+            "xanchor": "left",
+            "yref": "container",
+            "y": 1.0,
+            "yanchor": "top",
+            "pad": {"t": 8},
+            "automargin": True,
+        },
         font={"size": FONT_SIZE},
         height=height,
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        margin={"l": 10, "r": 10, "t": top, "b": 10},
         plot_bgcolor=MASKED_COLOR,
         paper_bgcolor="white",
         hoverlabel={"font": {"size": FONT_SIZE}},
     )
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
     return fig
 
 
@@ -223,7 +236,8 @@ def heatmap(
         **_axis_ticks(rows),
     )
     fig.update_xaxes(range=[-0.5, m - 0.5], zeroline=False)
-    return _style(fig, title, height=int(min(720, max(280, 90 + 34 * n))))
+    # The keys' axis sits on top, like a matrix's column labels: leave room above it for the title.
+    return _style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
 
 
 def query_breakdown(

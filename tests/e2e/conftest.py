@@ -1,0 +1,94 @@
+"""A real Streamlit server and Debian's Chromium for the browser tests (marked e2e)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "/e2e/" in str(item.path):
+            item.add_marker(pytest.mark.e2e)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """`streamlit run dashboard.py` headless on a free loopback port, until the session ends."""
+    port = _free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", "dashboard.py",
+        "--server.headless", "true", "--server.address", "127.0.0.1",
+        "--server.port", str(port), "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    log = (ROOT / ".pytest_cache").joinpath("streamlit-e2e.log")
+    log.parent.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    pass
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.3)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: install Debian's chromium (make test does, as root)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1500})  # type: ignore[attr-defined]
+    page = context.new_page()
+    yield page
+    context.close()
