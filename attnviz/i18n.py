@@ -16,7 +16,6 @@ EN: dict[str, str] = {
     "app.name": "attnviz",
     "nav.home": "Overview",
     "nav.playground": "Playground",
-    "nav.heading": "Pages",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
     # --- dashboard ---
     "home.title": "attnviz: see how attention works",
@@ -68,7 +67,6 @@ EN: dict[str, str] = {
     # --- inputs ---
     "input.heading": "Inputs: queries, keys, values",
     "input.source": "Where the inputs come from",
-    "input.source.preset": "Preset",
     "input.source.edit": "Type, paste or edit",
     "input.source.upload": "Upload files",
     "input.source.random": "Random (seeded)",
@@ -139,8 +137,6 @@ EN: dict[str, str] = {
     "fig.hover.score": "score",
     "fig.hover.weight": "weight",
     "fig.hover.value": "value",
-    "fig.hover.row": "row",
-    "fig.hover.column": "column",
     "fig.breakdown.title": "Query {query}: scores, weights and contributions",
     "fig.breakdown.scores": "Scores per key",
     "fig.breakdown.weights": "Weight per key",
@@ -156,7 +152,6 @@ EN: dict[str, str] = {
     "formula.output": "Output",
     "formula.allowed": "if query i may attend key j",
     "formula.otherwise": "otherwise",
-    "formula.example": "For query {query} and key {key}:",
     # --- downloads ---
     "download.csv": "{name} (CSV)",
     # --- errors from attend and parsing ---

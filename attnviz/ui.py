@@ -23,10 +23,10 @@ from attnviz.attention import SCORES, AttentionResult, attend, causal_mask, row_
 from attnviz.i18n import LANGUAGES, set_language, t
 
 APP_ROOT = Path(__file__).resolve().parent.parent
-# (script, title key, icon): the sidebar lists those that exist, so the tour grows with pages.
-PAGES: tuple[tuple[str, str, str], ...] = (
-    ("dashboard.py", "nav.home", ":material/home:"),
-    ("pages/1_Playground.py", "nav.playground", ":material/grid_on:"),
+# (script, title key, tour key, icon): the sidebar lists those that exist, so the tour grows.
+PAGES: tuple[tuple[str, str, str, str], ...] = (
+    ("dashboard.py", "nav.home", "", ":material/home:"),
+    ("pages/1_Playground.py", "nav.playground", "home.tour.playground", ":material/grid_on:"),
 )
 
 # Session-state keys: one constant each, so pages and tests agree on them.
@@ -45,6 +45,28 @@ RANDOM = {
     "d_k": "qkv_d_k",
     "d_v": "qkv_d_v",
     "seed": "qkv_seed",
+}
+# Labels as literal catalogue keys (tests/test_i18n.py checks each exists).
+SIZE_LABELS = {
+    "n": "input.n",
+    "m": "input.m",
+    "d_q": "input.d_q",
+    "d_k": "input.d_k",
+    "d_v": "input.d_v",
+}
+SOURCE_LABELS = {
+    "edit": "input.source.edit",
+    "upload": "input.source.upload",
+    "random": "input.source.random",
+}
+MATRIX_LABELS = {"queries": "input.queries", "keys": "input.keys", "values": "input.values"}
+SCORE_LABELS = {
+    "dot": "score.dot",
+    "scaled_dot": "score.scaled_dot",
+    "cosine": "score.cosine",
+    "general": "score.general",
+    "additive": "score.additive",
+    "gaussian": "score.gaussian",
 }
 SCORE = "attn_score"
 TEMPERATURE = "attn_temperature"
@@ -65,27 +87,36 @@ RANDOM_MAX_DIM = 256
 FILL_VALUES: tuple[float, ...] = (-1e6, -1e9, float("-inf"))
 MATRICES = ("queries", "keys", "values")
 
-# Presets: (texts of Q, K, V, valid length text). The textbook's: d2l 11.3's scaled
-# dot-product example for one sequence: ten identical keys, so the weights spread evenly
-# over the valid keys and the output is the mean of their values.
-PRESETS: dict[str, tuple[str, str, str, str]] = {
-    "textbook": (
+
+@dataclass(frozen=True)
+class Preset:
+    """A named example: the texts of Q, K and V ("" = self-attention) and the valid lengths."""
+
+    label: str  # catalogue key
+    queries: str
+    keys: str
+    values: str
+    valid_lens: str = ""
+
+
+# The textbook's: d2l 11.3's scaled dot-product example for one sequence: ten identical keys,
+# so the weights spread evenly over the two valid keys and the output is the mean of their values.
+PRESETS: dict[str, Preset] = {
+    "textbook": Preset(
+        "input.preset.textbook",
         "0.5, -1.2",
         "\n".join(["1, 1"] * 10),
         "\n".join(f"{4 * i}, {4 * i + 1}, {4 * i + 2}, {4 * i + 3}" for i in range(10)),
         "2",
     ),
-    "small": (
+    "small": Preset(
+        "input.preset.small",
         "1, 0\n0, 1\n1, 1",
         "1, 0\n0, 1\n-1, 0\n0.5, 0.5",
         "1, 0, 0\n0, 1, 0\n0, 0, 1\n1, 1, 1",
-        "",
     ),
-    "tokens": (
-        "1, 0.2, 0\n0.9, 0.1, 0.3\n0, 1, 0.5\n0.1, 0.8, 1",
-        "",
-        "",
-        "",
+    "tokens": Preset(
+        "input.preset.tokens", "1, 0.2, 0\n0.9, 0.1, 0.3\n0, 1, 0.5\n0.1, 0.8, 1", "", ""
     ),
 }
 DEFAULT_PRESET = "small"
@@ -131,7 +162,7 @@ def page_setup(title_key: str) -> None:
     st.session_state[LANG] = lang
     with st.sidebar:
         st.markdown(f"### {t('app.name')}")
-        for script, key, icon in PAGES:
+        for script, key, _, icon in PAGES:
             if (APP_ROOT / script).exists():
                 st.page_link(script, label=t(key), icon=icon)
         st.divider()
@@ -151,12 +182,12 @@ def _init(key: str, value: Any) -> None:
 
 
 def _load_preset(name: str) -> None:
-    queries, keys, values, valid_lens = PRESETS[name]
-    st.session_state[TEXTS["queries"]] = queries
-    st.session_state[TEXTS["keys"]] = keys
-    st.session_state[TEXTS["values"]] = values
-    st.session_state[SELF_ATTENTION] = not keys
-    st.session_state[VALID_LENS] = valid_lens
+    preset = PRESETS[name]
+    st.session_state[TEXTS["queries"]] = preset.queries
+    st.session_state[TEXTS["keys"]] = preset.keys
+    st.session_state[TEXTS["values"]] = preset.values
+    st.session_state[SELF_ATTENTION] = not preset.keys
+    st.session_state[VALID_LENS] = preset.valid_lens
     st.session_state[CELLS] = frozenset()
     _bump(GRID_VERSION)
     _bump(CELLS_VERSION)
@@ -274,13 +305,13 @@ def qkv_input() -> QKV:
     """
     _init_inputs()
     with st.expander(t("input.heading"), expanded=True):
-        sources = ["edit", "upload", "random"]
+        sources = list(SOURCE_LABELS)
         top = st.columns([3, 2, 1])
         source = top[0].segmented_control(
             t("input.source"),
             sources,
             key=SOURCE,
-            format_func=lambda s: t(f"input.source.{s}"),
+            format_func=lambda s: t(SOURCE_LABELS[s]),
             required=True,
             persist_state="session",
         )
@@ -303,7 +334,7 @@ def qkv_input() -> QKV:
                     t("input.preset"),
                     list(PRESETS),
                     key=PRESET,
-                    format_func=lambda p: t(f"input.preset.{p}"),
+                    format_func=lambda p: t(PRESETS[p].label),
                     persist_state="session",
                 )
                 preset_row[1].button(
@@ -318,9 +349,10 @@ def qkv_input() -> QKV:
             for column, name in zip(columns, shown, strict=True):
                 with column:
                     try:
-                        tensors[name] = _matrix_editor(name, t(f"input.{name}"))
+                        tensors[name] = _matrix_editor(name, t(MATRIX_LABELS[name]))
                     except parsing.InputError as err:
-                        st.error(t("error.input", what=t(f"input.{name}"), detail=str(err)))
+                        what = t(MATRIX_LABELS[name])
+                        st.error(t("error.input", what=what, detail=str(err)))
             if len(tensors) < len(shown):
                 st.stop()
             queries = tensors["queries"]
@@ -351,7 +383,7 @@ def _upload_group(shown: tuple[str, ...]) -> None:
     for column, name in zip(st.columns(len(shown)), shown, strict=True):
         uploader_key = f"qkv_upload_{name}"
         column.file_uploader(
-            t(f"input.{name}"),
+            t(MATRIX_LABELS[name]),
             type=["csv", "txt", "npy"],
             key=uploader_key,
             on_change=_upload_commit,
@@ -370,7 +402,7 @@ def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, tor
         limit = RANDOM_MAX_ROWS if name in ("n", "m") else RANDOM_MAX_DIM
         values[name] = int(
             column.number_input(
-                t(f"input.{name}"),
+                t(SIZE_LABELS[name]),
                 min_value=1,
                 max_value=limit,
                 step=1,
@@ -408,7 +440,7 @@ def attention_controls(n: int, m: int) -> AttentionChoice:
             SCORES,
             index=1,
             key=SCORE,
-            format_func=lambda s: t(f"score.{s}"),
+            format_func=lambda s: t(SCORE_LABELS[s]),
             persist_state="session",
         )
         params: dict[str, Any] = {}
@@ -578,7 +610,7 @@ def compute(qkv: QKV, choice: AttentionChoice) -> AttentionResult:
     n, d_q = qkv.queries.shape
     m, d_k = qkv.keys.shape
     if choice.score in ("dot", "scaled_dot", "cosine", "gaussian") and d_q != d_k:
-        raise parsing.InputError("sizes", d_q=d_q, d_k=d_k, score=t(f"score.{choice.score}"))
+        raise parsing.InputError("sizes", d_q=d_q, d_k=d_k, score=t(SCORE_LABELS[choice.score]))
     valid_lens = parsing.parse_valid_lens(choice.valid_lens_text, n, m)
     return attend(
         qkv.queries,
@@ -601,14 +633,18 @@ def show_row_check(result: AttentionResult, fill_value: float) -> None:
     else:
         st.warning(t("playground.rows_bad", dev=f"{deviation:.1e}"))
     if fully_masked:
-        what = "zeros" if fill_value == float("-inf") else "uniform"
+        what = (
+            "playground.fully_masked.zeros"
+            if fill_value == float("-inf")
+            else "playground.fully_masked.uniform"
+        )
         fill = "-inf" if fill_value == float("-inf") else f"{fill_value:.0e}"
         st.info(
             t(
                 "playground.fully_masked",
                 count=fully_masked,
                 fill=fill,
-                what=t(f"playground.fully_masked.{what}"),
+                what=t(what),
             )
         )
 
@@ -706,11 +742,11 @@ TINY_TEMPERATURE = "home_temperature"
 
 def tiny_example() -> tuple[AttentionResult, QKV]:
     """The landing page's live example: the small preset with a temperature slider."""
-    queries, keys, values, _ = PRESETS["small"]
+    preset = PRESETS["small"]
     qkv = QKV(
-        parsing.parse_matrix(queries),
-        parsing.parse_matrix(keys),
-        parsing.parse_matrix(values),
+        parsing.parse_matrix(preset.queries),
+        parsing.parse_matrix(preset.keys),
+        parsing.parse_matrix(preset.values),
         figures.default_labels("q", 3),
         figures.default_labels("k", 4),
     )
@@ -728,7 +764,7 @@ def tiny_example() -> tuple[AttentionResult, QKV]:
 
 def show_tour() -> None:
     """A link and one line for every page that exists."""
-    for script, key, icon in PAGES[1:]:
+    for script, key, tour_key, icon in PAGES[1:]:
         if (APP_ROOT / script).exists():
             st.page_link(script, label=t(key), icon=icon)
-            st.caption(t(f"home.tour.{key.removeprefix('nav.')}"))
+            st.caption(t(tour_key))

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz import ui
 from attnviz.attention import attend, causal_mask
+from attnviz.parsing import parse_matrix
 from tests.plotly_data import decode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +40,8 @@ def z_of(at: AppTest, key: str) -> np.ndarray:
 
 
 def small_inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    queries, keys, values, _ = ui.PRESETS[ui.DEFAULT_PRESET]
-    from attnviz.parsing import parse_matrix
-
-    return parse_matrix(queries), parse_matrix(keys), parse_matrix(values)
+    preset = ui.PRESETS[ui.DEFAULT_PRESET]
+    return parse_matrix(preset.queries), parse_matrix(preset.keys), parse_matrix(preset.values)
 
 
 def test_dashboard_draws_the_picture_and_a_live_example():
