@@ -117,8 +117,14 @@ def format_matrix(matrix: torch.Tensor | npt.NDArray[np.generic]) -> str:
         array = np.asarray(matrix, dtype=np.float32)
     if array.ndim != 2:
         raise ValueError(f"format_matrix needs a 2-D matrix, got shape {tuple(array.shape)}")
-    # str() of a numpy float32 is the shortest text that rounds back to the same float32.
-    return "\n".join(", ".join(str(value) for value in row) for row in array)
+    return "\n".join(", ".join(_shortest(value) for value in row) for row in array)
+
+
+def _shortest(value: np.float32) -> str:
+    # str() of a numpy float32 is the shortest text that rounds back to the same float32;
+    # whole numbers drop their ".0" so a grid edit of 7 reads "7", as a person types it.
+    text = str(value)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _decode_csv(data: bytes) -> str:

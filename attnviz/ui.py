@@ -528,7 +528,13 @@ def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
         index=figures.default_labels("q", n),
     )
     editor_key = f"mask_cells_grid_{st.session_state.get(CELLS_VERSION, 0)}"
-    st.data_editor(frame, key=editor_key, on_change=_cells_commit, args=(editor_key, n, m))
+    st.data_editor(
+        frame,
+        key=editor_key,
+        on_change=_cells_commit,
+        args=(editor_key, n, m),
+        column_config={c: st.column_config.CheckboxColumn(c, width=36) for c in frame.columns},
+    )
     st.caption(t("controls.cells.help"))
     return blocked
 

@@ -63,4 +63,6 @@ def test_t_formats_and_falls_back():
 def test_input_error_renders_through_the_catalogue():
     err = InputError("ragged_rows", row=3, found=2, expected=4)
     assert isinstance(err, ValueError)
-    assert str(err) == "Row 3 has 2 values but row 1 has 4: every row needs the same number of values."
+    assert (
+        str(err) == "Row 3 has 2 values but row 1 has 4: every row needs the same number of values."
+    )

@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import numpy as np
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import SCREENSHOTS
 
 CHARTS = '[data-testid="stPlotlyChart"]'
-# Plotly keeps the drawn traces (decoded) on its graph div; chart 0 is the raw-score heatmap.
-FIRST_Z = (
-    "() => Array.from(document.querySelectorAll('.js-plotly-plot')[0]._fullData[0].z,"
-    " row => Array.from(row))"
+# Plotly keeps the drawn traces (decoded) on its graph div; charts are found by their title.
+Z_OF = (
+    "title => Array.from(Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => d.layout.title.text === title)._fullData[0].z, row => Array.from(row))"
 )
+SCORES, WEIGHTS = "Raw scores", "Attention weights (softmax)"
+FIRST_Z = f"() => ({Z_OF})('{SCORES}')"
 
 
 def wait_for_charts(page, count: int) -> None:
     page.wait_for_function(
         f"() => document.querySelectorAll('{CHARTS} .js-plotly-plot .main-svg').length >= {count}",
         timeout=60_000,
+    )
+    wait_idle(page)
+
+
+def wait_idle(page) -> None:
+    """Until the script run that the last interaction started has finished."""
+    page.wait_for_timeout(200)  # let a rerun that was just asked for begin
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000
     )
 
 
@@ -48,5 +60,74 @@ def test_dashboard_links_to_the_playground(app_url, page):
     assert page.locator('[data-testid="stException"]').count() == 0
     page.screenshot(path=str(SCREENSHOTS / "dashboard.png"))
     page.locator('[data-testid="stMain"]').get_by_role("link", name="Playground").click()
+    page.wait_for_url("**/Playground", timeout=30_000)
     wait_for_charts(page, 6)
-    assert page.url.endswith("/Playground")
+
+
+def z_of(page, chart: str) -> np.ndarray:
+    return np.array(page.evaluate(Z_OF, chart), dtype=float)
+
+
+def test_grid_edit_reaches_the_text_and_the_charts(app_url, page):
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    page.get_by_text("Edit as a grid").click()
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for(timeout=30_000)
+    wait_idle(page)
+    queries = page.locator("textarea").first
+    # Cell (row 0, column 0) of the queries' grid: open the editor, type 7, commit. The grid is
+    # a canvas that may still be laying out when it appears, so the edit is retried.
+    for _ in range(3):
+        grid.dblclick(position={"x": 55, "y": 50})
+        page.wait_for_timeout(500)  # the cell editor opens as an overlay
+        page.keyboard.press("Control+a")
+        page.keyboard.type("7")
+        page.keyboard.press("Enter")
+        try:
+            page.wait_for_function(
+                "el => el.value.startsWith('7, 0')", arg=queries.element_handle(), timeout=8_000
+            )
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    assert queries.input_value() == "7, 0\n0, 1\n1, 1"
+    page.wait_for_function(f"() => Math.abs(({FIRST_Z})()[0][0] - 7 / Math.SQRT2) < 1e-5")
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_hand_picked_cell_is_masked(app_url, page):
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Mask hand-picked cells").click()
+    grid = sidebar.locator('[data-testid="stDataFrame"]')
+    grid.wait_for(timeout=30_000)
+    wait_idle(page)
+    grid.click(position={"x": 122, "y": 53})  # the checkbox of query q0, key k1
+    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
+    weights = z_of(page, WEIGHTS)
+    assert np.isnan(weights[0, 1]) and not np.isnan(weights[1:]).any()
+    np.testing.assert_allclose(np.nansum(weights[0]), 1.0, rtol=1e-6)
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_upload_fills_the_matrix_and_a_bad_file_says_why(app_url, page, tmp_path):
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    page.get_by_role("radio", name="Upload files").click()
+    uploads = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploads.first.wait_for(state="attached", timeout=30_000)
+    good = tmp_path / "queries.csv"
+    good.write_text("2,0\n0,2\n1,1\n")
+    uploads.nth(0).set_input_files(str(good))
+    page.get_by_text("Loaded queries.csv: 3 × 2.").wait_for(timeout=30_000)
+    page.wait_for_function(f"() => Math.abs(({FIRST_Z})()[0][0] - Math.SQRT2) < 1e-5")
+    bad = tmp_path / "keys.csv"
+    bad.write_text("a,b\n1,2\n")
+    uploads.nth(1).set_input_files(str(bad))
+    error = page.locator('[data-testid="stAlertContentError"]')
+    error.first.wait_for(timeout=30_000)
+    assert "looks like a header" in error.first.inner_text()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    np.testing.assert_allclose(z_of(page, SCORES)[0][0], np.sqrt(2), rtol=1e-5)  # keys unchanged
