@@ -8,6 +8,7 @@ cells) live in `st.session_state` under the keys below.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -559,7 +560,8 @@ def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key:
     """A download button for one matrix as CSV with its labels."""
     st.download_button(
         t("download.csv", name=label),
-        parsing.matrix_csv(matrix, rows, cols),
+        # Made only when clicked: a 2048 x 2048 matrix takes seconds to write as CSV.
+        functools.partial(parsing.matrix_csv, matrix, rows, cols),
         file_name=f"{key}.csv",
         mime="text/csv",
         key=f"download_{key}",

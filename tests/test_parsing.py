@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 import pytest
 import torch
 from hypothesis import given, settings
@@ -24,6 +25,7 @@ from attnviz.parsing import (
     format_matrix,
     load_csv,
     load_npy,
+    matrix_csv,
     parse_matrix,
     parse_valid_lens,
 )
@@ -194,11 +196,11 @@ def test_parse_matrix_too_long() -> None:
 
 def test_format_matrix_layout() -> None:
     text = format_matrix(_tensor([[1, -2.5], [0.1, 1e20]]))
-    assert text == "1.0, -2.5\n0.1, 1e+20"
+    assert text == "1, -2.5\n0.1, 1e+20"
 
 
 def test_format_matrix_accepts_numpy() -> None:
-    assert format_matrix(np.array([[1, 2]], dtype=np.int64)) == "1.0, 2.0"
+    assert format_matrix(np.array([[1, 2]], dtype=np.int64)) == "1, 2"
 
 
 def test_format_matrix_rejects_non_matrix() -> None:
@@ -490,3 +492,12 @@ def test_parse_valid_lens_invalid(text: str) -> None:
         parse_valid_lens(text, 3, 4)
     assert info.value.key == "valid_lens"
     assert info.value.values == {"value": text, "m": 4, "n": 3}
+
+
+def test_matrix_csv_keeps_labels_and_values() -> None:
+    matrix = torch.tensor([[0.1, float("-inf")], [1 / 3, 2.0]])
+    data = matrix_csv(matrix, ["q0", "=cmd()"], ["k0", "k1"])
+    frame = pd.read_csv(io.BytesIO(data), index_col=0)
+    assert list(frame.index) == ["q0", "'=cmd()"]  # no spreadsheet formula from a label
+    assert list(frame.columns) == ["k0", "k1"]
+    np.testing.assert_array_equal(frame.to_numpy(dtype=np.float32), matrix.numpy())
