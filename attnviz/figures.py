@@ -280,36 +280,25 @@ def query_breakdown(
     )
     x = np.arange(m)
     key_text = [escape_label(k) for k in keys]
-    fig.add_trace(
-        go.Bar(
+
+    def bar(y: np.ndarray, name_key: str, color: str, numbers: bool = False) -> go.Bar:
+        name = escape_label(t(name_key))
+        return go.Bar(
             x=x,
-            y=raw,
-            name=escape_label(t("fig.breakdown.raw")),
-            marker_color="#4575b4",
+            y=y,
+            name=name,
+            marker_color=color,
             customdata=key_text,
-            hovertemplate="%{customdata}: %{y:.4g}<extra>"
-            + escape_label(t("fig.breakdown.raw"))
-            + "</extra>",
-        ),
-        row=1,
-        col=1,
-    )
+            text=[_number(value) for value in y] if numbers and m <= NUMBERS_LIMIT else None,
+            textposition="outside",
+            hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra>{name}</extra>",
+        )
+
+    fig.add_trace(bar(raw, "fig.breakdown.raw", "#4575b4"), row=1, col=1)
     # Masked scores hold the fill value (-1e6, -inf): drawing it would flatten the chart,
     # so only the allowed keys get a bar and the masked ones a label.
-    fig.add_trace(
-        go.Bar(
-            x=x,
-            y=np.where(allowed, masked, np.nan),
-            name=escape_label(t("fig.breakdown.masked")),
-            marker_color="#d73027",
-            customdata=key_text,
-            hovertemplate="%{customdata}: %{y:.4g}<extra>"
-            + escape_label(t("fig.breakdown.masked"))
-            + "</extra>",
-        ),
-        row=1,
-        col=1,
-    )
+    masked_bars = bar(np.where(allowed, masked, np.nan), "fig.breakdown.masked", "#d73027")
+    fig.add_trace(masked_bars, row=1, col=1)
     if not allowed.all():
         fig.add_trace(
             go.Scatter(
@@ -324,22 +313,7 @@ def query_breakdown(
             row=1,
             col=1,
         )
-    fig.add_trace(
-        go.Bar(
-            x=x,
-            y=w,
-            name=escape_label(t("fig.breakdown.weight")),
-            marker_color="#35b779",
-            customdata=key_text,
-            text=[_number(value) for value in w] if m <= NUMBERS_LIMIT else None,
-            textposition="outside",
-            hovertemplate="%{customdata}: %{y:.4g}<extra>"
-            + escape_label(t("fig.breakdown.weight"))
-            + "</extra>",
-        ),
-        row=1,
-        col=2,
-    )
+    fig.add_trace(bar(w, "fig.breakdown.weight", "#35b779", numbers=True), row=1, col=2)
     rows = [*keys, t("fig.breakdown.output")]
     dims = default_labels("v", d_v)
     table = np.vstack([contributions, output])  # (m + 1, d_v)
