@@ -28,6 +28,7 @@ NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and column
 # about 80 bytes a cell in the page (measured: 20 MB for three 256 x 256 heatmaps).
 HOVER_CELL_LIMIT = 128 * 128
 FONT_SIZE = 15
+MASK_MARK = "×"
 
 
 def escape_label(text: object) -> str:
@@ -59,10 +60,15 @@ def _as_array(matrix: object) -> np.ndarray:
     return array.astype(np.float64)
 
 
-def _number(value: float) -> str:
+def _number(value: float, digits: int = 4) -> str:
     if np.isneginf(value):
         return "-inf"
-    return f"{value:.3g}"
+    return f"{value:.{digits}g}"
+
+
+def _cell_number(value: float) -> str:
+    # Two significant digits fit a cell of a three-across layout; hover has four.
+    return _number(value, digits=2)
 
 
 def _heatmap_trace(
@@ -117,7 +123,7 @@ def _heatmap_trace(
             "<br>%{z:.4g}<extra></extra>"
         )
     if show_numbers:
-        numbers = np.vectorize(_number, otypes=[object])(z)
+        numbers = np.vectorize(_cell_number, otypes=[object])(z)
         if mask is not None:
             numbers = np.where(mask, numbers, "")
         trace.text = numbers
@@ -126,16 +132,15 @@ def _heatmap_trace(
     return trace
 
 
-def _masked_markers(mask: np.ndarray, label: str) -> go.Scatter:
-    """Text marks at masked cells, so a gap reads as "masked" and not as missing data."""
+def _masked_markers(mask: np.ndarray) -> go.Scatter:
+    """A × at each masked cell, so a gap reads as "masked" and not as missing data."""
     rows, cols = np.nonzero(~mask)
-    small = max(mask.shape) <= NUMBERS_LIMIT
     return go.Scatter(
         x=cols,
         y=rows,
         mode="text",
-        text=[escape_label(label) if small else "×"] * len(rows),
-        textfont={"size": FONT_SIZE - 3 if small else FONT_SIZE - 5, "color": "#424242"},
+        text=[MASK_MARK] * len(rows),
+        textfont={"size": FONT_SIZE if max(mask.shape) <= NUMBERS_LIMIT else FONT_SIZE - 5},
         hoverinfo="skip",
         showlegend=False,
     )
@@ -225,7 +230,18 @@ def heatmap(
         )
     )
     if allowed is not None:
-        fig.add_trace(_masked_markers(allowed, t("fig.masked")))
+        fig.add_trace(_masked_markers(allowed))
+        fig.add_annotation(
+            text=f"{MASK_MARK} = {escape_label(t('fig.masked'))}",
+            xref="paper",
+            yref="paper",
+            x=1.0,
+            y=-0.02,
+            xanchor="right",
+            yanchor="top",
+            showarrow=False,
+            font={"size": FONT_SIZE - 2},
+        )
     fig.update_xaxes(
         title=escape_label(x_title or t("fig.keys")),
         side="top",
@@ -239,8 +255,12 @@ def heatmap(
         **_axis_ticks(rows),
     )
     fig.update_xaxes(range=[-0.5, m - 0.5], zeroline=False)
+    fig.update_yaxes(zeroline=False)
     # The keys' axis sits on top, like a matrix's column labels: leave room above it for the title.
-    return _style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
+    _style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
+    if allowed is not None:
+        fig.update_layout(margin_b=36)  # room for the "× = masked" note
+    return fig
 
 
 def query_breakdown(
@@ -289,7 +309,7 @@ def query_breakdown(
             name=name,
             marker_color=color,
             customdata=key_text,
-            text=[_number(value) for value in y] if numbers and m <= NUMBERS_LIMIT else None,
+            text=[_cell_number(v) for v in y] if numbers and m <= NUMBERS_LIMIT else None,
             textposition="outside",
             hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra>{name}</extra>",
         )

@@ -77,9 +77,10 @@ def test_masked_cells_are_labelled_gaps(result):
     hover = fig.data[0].customdata
     assert "masked" in hover[0][3] and "masked" not in hover[0][0]
     assert "query q2<br>key k1<br>score: " in hover[2][1]
-    assert f"weight: {result.weights[2, 1].item():.3g}" in hover[2][1]
+    assert f"weight: {result.weights[2, 1].item():.4g}" in hover[2][1]
     marks = fig.data[1]
-    assert marks.mode == "text" and set(marks.text) == {"masked"}
+    assert marks.mode == "text" and set(marks.text) == {"×"}
+    assert fig.layout.annotations[0].text == "× = masked"
     assert sorted(zip(marks.y, marks.x, strict=True)) == [
         (0, 1),
         (0, 2),

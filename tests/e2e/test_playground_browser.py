@@ -41,7 +41,6 @@ def test_playground_draws_and_reacts(app_url, page):
     assert before.shape == (3, 4)
     scale = 1 / np.sqrt(2)  # the default preset, scaled dot-product with d_k = 2
     np.testing.assert_allclose(before[0], [scale, 0, -scale, 0.5 * scale], rtol=1e-5, atol=1e-7)
-    page.screenshot(path=str(SCREENSHOTS / "playground.png"))
 
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.locator('[data-testid="stSelectbox"]').first.click()
@@ -52,6 +51,14 @@ def test_playground_draws_and_reacts(app_url, page):
     after = np.array(page.evaluate(FIRST_Z), dtype=float)
     np.testing.assert_allclose(after[0], [1, 0, -1, 0.5], rtol=1e-5, atol=1e-7)
     assert page.locator('[data-testid="stException"]').count() == 0
+
+    sidebar.get_by_text("Causal (query i sees keys 0..i)").click()
+    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
+    wait_idle(page)
+    weights = z_of(page, WEIGHTS)
+    np.testing.assert_array_equal(np.isnan(weights), ~np.tril(np.ones((3, 4), dtype=bool)))
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "playground.png"))
 
 
 def test_dashboard_links_to_the_playground(app_url, page):
