@@ -396,7 +396,7 @@ def _upload_group(shown: tuple[str, ...]) -> None:
 
 
 def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    sizes = ["n", "d_q", "d_v"] if self_attention else ["n", "m", "d_q", "d_k", "d_v"]
+    sizes = ["n", "d_q"] if self_attention else ["n", "m", "d_q", "d_k", "d_v"]
     columns = st.columns(len(sizes) + 2)
     values: dict[str, int] = {}
     for column, name in zip(columns, sizes, strict=False):
@@ -422,12 +422,12 @@ def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, tor
         )
     )
     columns[-1].button(t("input.new_seed"), key="qkv_new_seed", on_click=_new_seed)
-    n, d_q, d_v = values["n"], values["d_q"], values["d_v"]
+    n, d_q = values["n"], values["d_q"]
     if self_attention:
-        queries, _, values_t = random_inputs(n, n, d_q, d_q, d_v, seed)
+        queries, _, _ = random_inputs(n, n, d_q, d_q, 1, seed)
         st.caption(t("input.random_note", seed=seed, n=n, m=n))
-        return queries, queries, queries if d_v == d_q else values_t
-    m, d_k = values["m"], values["d_k"]
+        return queries, queries, queries
+    m, d_k, d_v = values["m"], values["d_k"], values["d_v"]
     st.caption(t("input.random_note", seed=seed, n=n, m=m))
     return random_inputs(n, m, d_q, d_k, d_v, seed)
 

@@ -166,3 +166,36 @@ def test_breakdown_follows_the_chosen_query():
     table = decode(next(d for d in fig["data"] if d["type"] == "heatmap")["z"])
     np.testing.assert_allclose(table[-1], expected.output[2], rtol=1e-5)
     assert "q2" in fig["layout"]["title"]["text"]
+
+
+def test_reset_brings_back_the_defaults():
+    at = open_page("pages/1_Playground.py")
+    at.text_area(key=ui.TEXTS["queries"]).input("5, 5").run()
+    at.toggle(key=ui.CAUSAL).set_value(True).run()
+    at.button(key="qkv_reset").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key=ui.TEXTS["queries"]).value == ui.PRESETS[ui.DEFAULT_PRESET].queries
+    assert at.toggle(key=ui.CAUSAL).value is False
+    q, k, v = small_inputs()
+    np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, k, v).weights, rtol=1e-5)
+
+
+def test_textbook_preset_spreads_weight_over_the_valid_keys():
+    at = open_page("pages/1_Playground.py")
+    at.selectbox(key=ui.PRESET).set_value("textbook").run()
+    at.button(key="qkv_preset_apply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    weights = z_of(at, "pg_weights")
+    assert weights.shape == (1, 10)
+    np.testing.assert_allclose(weights[0, :2], [0.5, 0.5], rtol=1e-6)  # valid length 2
+    assert np.isnan(weights[0, 2:]).all()
+    np.testing.assert_allclose(z_of(at, "pg_output")[0], [2, 3, 4, 5], rtol=1e-6)
+
+
+def test_random_self_attention_uses_the_queries_three_times():
+    at = open_page("pages/1_Playground.py")
+    at.get("button_group")[0].set_value("random").run()
+    at.toggle(key=ui.SELF_ATTENTION).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    q, _, _ = ui.random_inputs(6, 6, 4, 4, 1, 0)
+    np.testing.assert_allclose(z_of(at, "pg_output"), attend(q, q, q).output, rtol=1e-5)
