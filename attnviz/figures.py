@@ -71,6 +71,15 @@ def _cell_number(value: float) -> str:
     return _number(value, digits=2)
 
 
+def _cell_weight(value: float) -> str:
+    # Weights lie in [0, 1]: ".16" reads at a glance where "0.16" or "4.1e-15" crowd a cell.
+    if value >= 0.995:
+        return "1"
+    if value < 0.005:
+        return "0"
+    return f"{value:.2f}".removeprefix("0")
+
+
 def _heatmap_trace(
     z: np.ndarray,
     *,
@@ -123,7 +132,8 @@ def _heatmap_trace(
             "<br>%{z:.4g}<extra></extra>"
         )
     if show_numbers:
-        numbers = np.vectorize(_cell_number, otypes=[object])(z)
+        cell = _cell_weight if kind == "weights" else _cell_number
+        numbers = np.vectorize(cell, otypes=[object])(z)
         if mask is not None:
             numbers = np.where(mask, numbers, "")
         trace.text = numbers
@@ -413,3 +423,92 @@ def pipeline_figure() -> go.Figure:
     fig.update_xaxes(visible=False, range=[-0.5, 3.5])
     fig.update_yaxes(visible=False, range=[-0.4, 2.4])
     return _style(fig, t("home.pipeline_title"), height=330).update_layout(plot_bgcolor="white")
+
+
+def head_grid(
+    attentions: object,
+    *,
+    title: str,
+    layer_label: str,
+    head_label: str,
+    selected: tuple[int, int] | None = None,
+) -> go.Figure:
+    """The model view: one small weights heatmap per (layer, head), layers down, heads across.
+
+    `attentions` is (L, H, r, c). Hover names the layer, head and the row/column positions; the
+    enlarged head view (`heatmap`) carries the token labels. `selected` gets a frame.
+    """
+    array = np.asarray(
+        attentions.detach().cpu() if hasattr(attentions, "detach") else attentions,
+        dtype=np.float32,
+    )
+    if array.ndim != 4:
+        raise ValueError(f"the model view needs (layers, heads, rows, columns), got {array.shape}")
+    layers, heads = array.shape[:2]
+    fig = make_subplots(
+        rows=layers,
+        cols=heads,
+        horizontal_spacing=0.006,
+        vertical_spacing=0.012,
+        column_titles=[f"{escape_label(head_label)} {h}" for h in range(heads)],
+        row_titles=[f"{escape_label(layer_label)} {layer}" for layer in range(layers)],
+    )
+    for layer in range(layers):
+        for head in range(heads):
+            fig.add_trace(
+                go.Heatmap(
+                    z=array[layer, head],
+                    zmin=0.0,
+                    zmax=1.0,
+                    colorscale=COLORSCALES["weights"],
+                    showscale=False,
+                    hovertemplate=(
+                        f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}"
+                        "<br>%{y} → %{x}: %{z:.3f}<extra></extra>"
+                    ),
+                ),
+                row=layer + 1,
+                col=head + 1,
+            )
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False)
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, autorange="reversed")
+    if selected is not None:
+        layer, head = selected
+        fig.update_xaxes(
+            row=layer + 1,
+            col=head + 1,
+            showline=True,
+            linewidth=3,
+            linecolor="#d62728",
+            mirror=True,
+        )
+        fig.update_yaxes(
+            row=layer + 1,
+            col=head + 1,
+            showline=True,
+            linewidth=3,
+            linecolor="#d62728",
+            mirror=True,
+        )
+    fig.update_annotations(font_size=FONT_SIZE - 3)
+    _style(fig, title, height=int(90 * layers + 80), top=80)
+    return fig.update_layout(plot_bgcolor="white")
+
+
+def vector_rows(
+    vectors: object, *, title: str, row_labels: Sequence[object], dim_label: str
+) -> go.Figure:
+    """Vectors as rows of a heatmap (compare and aggregate outputs), numbered dimensions across."""
+    matrix = _as_array(vectors)
+    return heatmap(
+        matrix,
+        title=title,
+        kind="values",
+        row_labels=row_labels,
+        col_labels=[str(i) for i in range(matrix.shape[1])],
+        row_name="",
+        col_name=dim_label,
+        x_title=dim_label,
+        y_title=" ",
+        show_numbers=False,
+    )

@@ -16,6 +16,8 @@ EN: dict[str, str] = {
     "app.name": "attnviz",
     "nav.home": "Overview",
     "nav.playground": "Playground",
+    "nav.nli": "NLI alignment",
+    "nav.model": "Model attention",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
     # --- dashboard ---
     "home.title": "attnviz: see how attention works",
@@ -36,6 +38,14 @@ EN: dict[str, str] = {
     "home.tour.playground": (
         "Type, paste, upload or generate queries, keys and values; choose the scoring "
         "function and masks; see every step as a heatmap, and how one output row is made."
+    ),
+    "home.tour.nli": (
+        "Premise and hypothesis: the decomposable attention model's alignment matrix over real "
+        "MiniLM token embeddings, both softmax directions, the hard alignment, a batch of pairs."
+    ),
+    "home.tour.model": (
+        "The real attention heads of all-MiniLM-L6-v2 reading a sentence or a pair: every layer "
+        "and head at once, one head enlarged, the average, and the A/B blocks of a pair."
     ),
     "pipeline.queries": "queries Q (n × d_q)",
     "pipeline.keys": "keys K (m × d_k)",
@@ -64,6 +74,109 @@ EN: dict[str, str] = {
     "playground.formula_heading": "The formulas with the current numbers",
     "playground.downloads_heading": "Download the matrices (CSV)",
     "playground.big_note": "Numbers are hidden in the cells above {limit} × {limit}; hover to read them.",
+    # --- the pretrained model ---
+    "model.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
+    "model.computing": "Running the model…",
+    "model.title": "Model attention",
+    "model.intro": (
+        "all-MiniLM-L6-v2 (6 layers × 12 heads, trained on sentence pairs) reads the text as "
+        "`[CLS] A [SEP] B [SEP]`. Each small heatmap is one head: row i shows how much token i "
+        "attends to every token. Pick a layer and head to enlarge it."
+    ),
+    "model.sentence_a": "Sentence A",
+    "model.sentence_b": "Sentence B (optional: leave empty for one sentence)",
+    "model.layer": "Layer",
+    "model.head": "Head",
+    "model.hide_specials": "Hide [CLS] and [SEP]",
+    "model.hide_specials.help": "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left (rows are not renormalised).",
+    "model.merge": "Merge word pieces into words",
+    "model.merge.help": "Attention to a word is the sum over its pieces, attention from a word the mean (Clark et al. 2019), so rows still sum to 1.",
+    "model.block": "Block of the pair",
+    "model.block.all": "All tokens",
+    "model.block.AA": "A → A",
+    "model.block.AB": "A → B",
+    "model.block.BA": "B → A",
+    "model.block.BB": "B → B",
+    "model.grid_title": "Model view: every layer and head",
+    "model.head_title": "Layer {layer}, head {head}",
+    "model.average_title": "Layer {layer}, average over the {heads} heads",
+    "model.tokens": "Tokens ({count})",
+    "model.truncated": "Sentence {which} was cut to its first {limit} word pieces.",
+    "model.caveat": (
+        "The model's vocabulary is English and uncased: this text has word pieces it does not "
+        "know ([UNK]) or splits letters into jamo pieces, so its attention patterns mean little."
+    ),
+    "model.queries": "Attending token (query)",
+    "model.keys": "Attended token (key)",
+    "fig.layer": "layer",
+    "fig.head": "head",
+    # --- NLI ---
+    "nli.title": "NLI alignment",
+    "nli.intro": (
+        "The decomposable attention model (Parikh et al. 2016) aligns a premise A and a "
+        "hypothesis B token by token: **attend** scores every pair e_ij = F(a_i)ᵀ F(b_j) and "
+        "soft-aligns each token to the other sentence, **compare** sets each token beside its "
+        "soft alignment, **aggregate** sums the comparisons. Each sentence is embedded on its own "
+        "by MiniLM, without [CLS] and [SEP]."
+    ),
+    "nli.mode": "Pairs",
+    "nli.mode.single": "One pair",
+    "nli.mode.batch": "A batch of pairs",
+    "nli.preset": "Example",
+    "nli.preset.sleep": "PML's figure: I do need sleep / I am tired",
+    "nli.preset.entailment": "Entailment: guitar / music",
+    "nli.preset.contradiction": "Contradiction: sleeping / running",
+    "nli.preset.neutral": "Neutral: dog / ball",
+    "nli.preset.apply": "Load example",
+    "nli.premise": "Premise A",
+    "nli.hypothesis": "Hypothesis B",
+    "nli.batch_text": "Pairs, one per line: premise ||| hypothesis (or a tab between them)",
+    "nli.batch_upload": "…or upload a CSV with the columns premise, hypothesis",
+    "nli.batch_loaded": "Loaded {count} pairs from {name}.",
+    "nli.batch_choice": "Pair to view",
+    "nli.controls": "Alignment",
+    "nli.source": "Token embeddings",
+    "nli.source.contextual": "MiniLM contextual (a layer's output)",
+    "nli.source.static": "MiniLM static input embeddings",
+    "nli.source.random": "Random baseline (seeded)",
+    "nli.layer": "MiniLM layer (0 = embedding output)",
+    "nli.f": "F (applied before the dot product)",
+    "nli.f.identity": "Identity: e_ij = a_iᵀ b_j",
+    "nli.f.mlp": "One-layer MLP (seeded, untrained)",
+    "nli.seed": "Seed of the untrained layers",
+    "nli.hypothesis_rows": "Hypothesis tokens as rows (the textbook's view)",
+    "nli.hypothesis_rows.help": "Off: premise tokens as rows, each soft-aligned to the hypothesis (beta).",
+    "nli.e_title": "Alignment scores e",
+    "nli.weights_rows_title": "Softmax over each row: {rows} token → {cols}",
+    "nli.weights_cols_title": "Softmax over each column: {cols} token → {rows}",
+    "nli.hard_title": "Hard alignment (argmax of each row)",
+    "nli.premise_tokens": "Premise",
+    "nli.hypothesis_tokens": "Hypothesis",
+    "nli.pairs_heading": "Aligned token pairs",
+    "nli.col.row_token": "{rows} token",
+    "nli.col.col_token": "aligned {cols} token",
+    "nli.col.weight": "weight",
+    "nli.compare_heading": "Compare and aggregate",
+    "nli.untrained": (
+        "F, G and the sums below use **untrained, seeded** layers: they show how the model "
+        "computes, not whether the premise entails the hypothesis."
+    ),
+    "nli.compare_a": "G([a_i; β_i]) per premise token",
+    "nli.compare_b": "G([b_j; α_j]) per hypothesis token",
+    "nli.aggregate": "Aggregated v_A and v_B",
+    "nli.dims": "dimension",
+    "nli.similarity": "Sentence similarity",
+    "nli.similarity.help": "Cosine of the mean-pooled token embeddings: how alike the two sentences are, not an entailment verdict.",
+    "nli.batch_heading": "All pairs",
+    "nli.col.premise": "premise",
+    "nli.col.hypothesis": "hypothesis",
+    "nli.col.similarity": "similarity",
+    "nli.col.tokens": "tokens (A, B)",
+    "nli.truncated": "{which} was cut to its first {limit} word pieces.",
+    "nli.caveat": (
+        "MiniLM's vocabulary is English and uncased: this pair has word pieces it does not know "
+        "([UNK]) or letters split into jamo pieces, so these alignments mean little."
+    ),
     # --- inputs ---
     "input.heading": "Inputs: queries, keys, values",
     "input.source": "Where the inputs come from",
@@ -172,11 +285,19 @@ EN: dict[str, str] = {
     "parse.npy_dtype": "The .npy file holds {dtype} data: only numbers (integers, floats or booleans) are allowed.",
     "parse.npy_ndim": "The .npy file holds a {ndim}-D array of shape {shape}: a 2-D array (rows × columns) is needed.",
     "parse.file_too_big": "The file has {found} bytes: at most {limit} are allowed.",
+    "parse.sentence_empty": "{which} is empty: type a sentence.",
     "parse.sizes": (
         "Keys have {d_k} columns but queries have {d_q}: {score} needs equal sizes "
         "(choose additive or general scoring for different sizes)."
     ),
     "parse.valid_lens": "Valid lengths {value!r}: enter whole numbers between 0 and {m}, one or {n} of them.",
+    "parse.pairs_empty": "There are no pairs: enter at least one line with a premise and a hypothesis separated by a tab or ' ||| '.",
+    "parse.pair_separator": "Line {line}: no tab or ' ||| ' between premise and hypothesis.",
+    "parse.pair_separators": "Line {line}: more than one tab or ' ||| ': put exactly one between premise and hypothesis.",
+    "parse.pair_empty": "Line {line}: the premise and the hypothesis both need some text.",
+    "parse.too_many_pairs": "{found} pairs: at most {limit} pairs are allowed.",
+    "parse.csv_columns": "The CSV needs the columns premise and hypothesis; it has {found}.",
+    "parse.csv_pair_empty": "Row {row} of the CSV (counting from the first row under the header): the premise and the hypothesis both need some text.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN}

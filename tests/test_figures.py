@@ -100,7 +100,11 @@ def test_colour_scales_and_ranges():
 
 def test_numbers_in_small_cells_only():
     small = figures.heatmap(np.full((12, 12), 0.25), title="w", kind="weights")
-    assert small.data[0].text[0][0] == "0.25" and small.data[0].texttemplate == "%{text}"
+    assert small.data[0].text[0][0] == ".25" and small.data[0].texttemplate == "%{text}"
+    cells = figures.heatmap(np.array([[1.0, 0.999, 0.004, 0.5]]), title="w", kind="weights")
+    assert list(cells.data[0].text[0]) == ["1", "1", "0", ".50"]
+    scores = figures.heatmap(np.array([[-0.70710677, 12.5]]), title="s", kind="scores")
+    assert list(scores.data[0].text[0]) == ["-0.71", "12"]
     big = figures.heatmap(np.zeros((13, 13)), title="w", kind="weights")
     assert big.data[0].text is None
 

@@ -17,7 +17,7 @@ SOURCES = [
     *ROOT.glob("pages/*.py"),
 ]
 # A key is a dotted lower-case literal: t("x.y"), label keys in dicts, InputError("x").
-KEY = re.compile(r"""["']((?:[a-z_0-9]+\.)+[a-z_0-9]+)["']""")
+KEY = re.compile(r"""["']((?:[a-z_0-9]+\.)+[A-Za-z_0-9]+)["']""")
 
 
 def keys_named_in(path: Path) -> set[str]:

@@ -1,0 +1,51 @@
+"""The NLI and model pages in Chromium: heatmaps draw, hostile text stays text."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
+
+HOSTILE = "<img src=x onerror=window.__xss=1> is here"
+
+
+def no_exception(page) -> bool:
+    return page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_nli_page_draws_and_keeps_html_as_text(app_url, page):
+    page.goto(f"{app_url}/NLI_alignment")
+    wait_for_charts(page, 7)
+    assert no_exception(page)
+    page.screenshot(path=str(SCREENSHOTS / "nli.png"))
+    premise = page.get_by_label("Premise A")
+    premise.fill(HOSTILE)
+    premise.press("Control+Enter")
+    page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_for_charts(page, 7)
+    assert page.evaluate("() => window.__xss") is None
+    assert page.locator("img[src='x']").count() == 0
+    # The tokens reach the axes as literal text: "<" is a tick label, not a tag.
+    ticks = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.js-plotly-plot .xtick text'),"
+        " t => t.textContent)"
+    )
+    assert "<" in ticks and no_exception(page)
+
+
+def test_model_page_draws_every_head(app_url, page):
+    page.goto(f"{app_url}/Model_attention")
+    wait_for_charts(page, 3)
+    assert no_exception(page)
+    heads = page.evaluate(
+        "() => Math.max(...Array.from(document.querySelectorAll('.js-plotly-plot'),"
+        " d => d.data.length))"
+    )
+    assert heads == 6 * 12
+    page.screenshot(path=str(SCREENSHOTS / "model.png"), full_page=False)
+    sentence = page.get_by_label("Sentence A")
+    sentence.fill(HOSTILE)
+    sentence.press("Control+Enter")
+    wait_idle(page)
+    wait_for_charts(page, 3)
+    assert page.evaluate("() => window.__xss") is None and no_exception(page)
