@@ -49,3 +49,24 @@ def test_model_page_draws_every_head(app_url, page):
     wait_idle(page)
     wait_for_charts(page, 3)
     assert page.evaluate("() => window.__xss") is None and no_exception(page)
+
+
+def test_nli_batch_upload_checks_the_columns(app_url, page, tmp_path):
+    page.goto(f"{app_url}/NLI_alignment")
+    wait_for_charts(page, 7)
+    page.get_by_role("radio", name="A batch of pairs").click()
+    upload = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    upload.wait_for(state="attached", timeout=30_000)
+    bad = tmp_path / "pairs.csv"
+    bad.write_text("sentence1,sentence2\nA man sleeps,A man rests\n")
+    upload.set_input_files(str(bad))
+    error = page.locator('[data-testid="stAlertContentError"]').first
+    error.wait_for(timeout=30_000)
+    assert "premise" in error.inner_text() and "hypothesis" in error.inner_text()
+    good = tmp_path / "good.csv"
+    good.write_text("premise,hypothesis\nA man sleeps,A man rests\nA cat runs,An animal moves\n")
+    upload.set_input_files(str(good))
+    page.get_by_text("Loaded 2 pairs from good.csv.").wait_for(timeout=30_000)
+    wait_idle(page)
+    wait_for_charts(page, 7)
+    assert no_exception(page)
