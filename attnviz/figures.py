@@ -13,6 +13,8 @@ from typing import Literal
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
+import torch.nn.functional as F
 from plotly.subplots import make_subplots
 
 from attnviz.i18n import t
@@ -28,6 +30,7 @@ NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and column
 # about 80 bytes a cell in the page (measured: 20 MB for three 256 x 256 heatmaps).
 HOVER_CELL_LIMIT = 128 * 128
 FONT_SIZE = 15
+THUMBNAIL_CELLS = 48  # a side of a model-view thumbnail, beyond which it is pooled
 MASK_MARK = "×"
 
 
@@ -437,14 +440,19 @@ def head_grid(
 
     `attentions` is (L, H, r, c). Hover names the layer, head and the row/column positions; the
     enlarged head view (`heatmap`) carries the token labels. `selected` gets a frame.
+    Thumbnails larger than THUMBNAIL_CELLS a side are average-pooled to that size: a thumbnail
+    is about 80 pixels wide, and 72 heads of 259 x 259 tokens would send 19 MB to the browser.
     """
-    array = np.asarray(
-        attentions.detach().cpu() if hasattr(attentions, "detach") else attentions,
-        dtype=np.float32,
-    )
-    if array.ndim != 4:
-        raise ValueError(f"the model view needs (layers, heads, rows, columns), got {array.shape}")
-    layers, heads = array.shape[:2]
+    tensor = torch.as_tensor(attentions, dtype=torch.float32)
+    if tensor.ndim != 4:
+        raise ValueError(
+            f"the model view needs (layers, heads, rows, columns), got {tuple(tensor.shape)}"
+        )
+    layers, heads, rows, cols = tensor.shape
+    if max(rows, cols) > THUMBNAIL_CELLS:
+        size = (min(rows, THUMBNAIL_CELLS), min(cols, THUMBNAIL_CELLS))
+        tensor = F.adaptive_avg_pool2d(tensor, size)  # (L, H, <= 48, <= 48)
+    array = tensor.numpy()
     fig = make_subplots(
         rows=layers,
         cols=heads,

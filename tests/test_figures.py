@@ -141,3 +141,16 @@ def test_query_breakdown_adds_up(result):
 def test_pipeline_figure_names_every_step():
     texts = [a.text for a in figures.pipeline_figure().layout.annotations if a.text]
     assert any("softmax" in text for text in texts) and len(texts) == 7
+
+
+def test_head_grid_has_one_thumbnail_per_head_and_pools_large_ones():
+    attn = torch.rand(2, 3, 5, 5).softmax(-1)
+    fig = figures.head_grid(attn, title="m", layer_label="layer", head_label="head")
+    assert len(fig.data) == 6
+    np.testing.assert_allclose(np.asarray(fig.data[1 * 3 + 2].z), attn[1, 2].numpy(), rtol=1e-6)
+    big = torch.rand(1, 1, 100, 96).softmax(-1)
+    pooled = np.asarray(
+        figures.head_grid(big, title="m", layer_label="l", head_label="h").data[0].z
+    )
+    assert pooled.shape == (48, 48)
+    np.testing.assert_allclose(pooled[0, 0], big[0, 0, :3, :2].mean().item(), rtol=1e-5)

@@ -157,3 +157,15 @@ def test_model_page_single_sentence_and_merged_words(encoder):
     np.testing.assert_allclose(rows.sum(axis=1), np.ones(4), atol=1e-5)
     assert not at.get("radio")  # no block filter for one sentence
     assert torch.is_tensor(encoder.encode("Unbelievably tired").attentions)
+
+
+def test_model_page_warns_for_korean_and_keeps_html_literal():
+    at = open_page(MODEL)
+    at.text_area(key=ui.MODEL_A).input("나는 정말 피곤해").run()
+    assert not at.exception and "mean little" in texts_of(at)
+    at.text_area(key=ui.MODEL_A).input("<b>bold</b> text").run()
+    assert not at.exception
+    labels = chart(at, "view_head")["layout"]["yaxis"]["ticktext"]
+    assert "&lt;" in labels and all("<b>" not in label for label in labels)
+    at.text_area(key=ui.MODEL_A).input("  ").run()
+    assert "is empty" in at.error[0].value
