@@ -175,12 +175,14 @@ def page_setup(title_key: str) -> None:
         st.divider()
 
 
-def show_error(err: ValueError) -> None:
-    """The one error path: InputError and attend's ValueError become a message, not a trace."""
-    if isinstance(err, parsing.InputError):
-        st.error(str(err), icon=":material/error:")
-    else:
-        st.error(t("error.compute", detail=str(err)), icon=":material/error:")
+def show_error(err: ValueError, what: str | None = None) -> None:
+    """The one error path: InputError and attend's ValueError become a message, not a trace.
+
+    `what` names the input at fault (a matrix, a sentence) in front of the message.
+    """
+    detail = str(err) if isinstance(err, parsing.InputError) else t("error.compute", detail=err)
+    message = detail if what is None else t("error.input", what=what, detail=detail)
+    st.error(message, icon=":material/error:")
 
 
 def _init(key: str, value: Any) -> None:
@@ -304,11 +306,11 @@ def _matrix_editor(name: str, label: str) -> torch.Tensor:
     return matrix
 
 
-def qkv_input() -> QKV:
+def qkv_input() -> QKV | None:
     """The matrix-input group: presets, text / grid, upload or seeded random Q, K, V.
 
-    Raises InputError (through `show_error` on the page) when what was typed does not parse;
-    the text stays as typed.
+    None when what was typed does not parse: the error is shown under that matrix and the
+    text stays as typed.
     """
     _init_inputs()
     with st.expander(t("input.heading"), expanded=True):
@@ -358,10 +360,9 @@ def qkv_input() -> QKV:
                     try:
                         tensors[name] = _matrix_editor(name, t(MATRIX_LABELS[name]))
                     except parsing.InputError as err:
-                        what = t(MATRIX_LABELS[name])
-                        st.error(t("error.input", what=what, detail=str(err)))
+                        show_error(err, what=t(MATRIX_LABELS[name]))
             if len(tensors) < len(shown):
-                st.stop()
+                return None
             queries = tensors["queries"]
             keys = tensors.get("keys", queries)
             values = tensors.get("values", queries)
@@ -382,6 +383,11 @@ def qkv_input() -> QKV:
         figures.default_labels("q", queries.shape[0]),
         figures.default_labels("k", keys.shape[0]),
     )
+
+
+def sizes(qkv: QKV | None) -> tuple[int, int]:
+    """(n, m) of the inputs, (0, 0) while they do not parse."""
+    return (0, 0) if qkv is None else (qkv.queries.shape[0], qkv.keys.shape[0])
 
 
 def _upload_group(shown: tuple[str, ...]) -> None:
@@ -524,6 +530,8 @@ def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
     """Hand-picked cells: a grid of checkboxes, ticked = may attend."""
     _init(CELLS, frozenset())
     if not st.toggle(t("controls.cells"), key=CELLS_ON, persist_state="session"):
+        return frozenset()
+    if min(n, m) == 0:  # no inputs to pick cells of (they did not parse)
         return frozenset()
     if max(n, m) > CELLS_LIMIT:
         st.caption(t("controls.cells_too_big", limit=CELLS_LIMIT))

@@ -10,7 +10,10 @@ st.title(t("playground.title"))
 st.markdown(t("playground.intro"))
 
 qkv = ui.qkv_input()
-choice = ui.attention_controls(qkv.queries.shape[0], qkv.keys.shape[0])
+# The sidebar stays while an input is being fixed.
+choice = ui.attention_controls(*ui.sizes(qkv))
+if qkv is None:
+    st.stop()
 try:
     result = ui.compute(qkv, choice)
 except ValueError as err:

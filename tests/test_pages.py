@@ -123,6 +123,7 @@ def test_bad_input_shows_an_error_and_keeps_the_text():
     assert "Row 2, column 2" in at.error[0].value and "'x'" in at.error[0].value
     assert at.text_area(key=ui.TEXTS["queries"]).value == bad
     assert not at.get("plotly_chart")
+    assert at.selectbox(key=ui.SCORE).value == "scaled_dot"  # the sidebar stays
 
 
 def test_sizes_that_do_not_fit_suggest_additive_scoring():
