@@ -1,0 +1,94 @@
+"""Page setup, the one error path and the helpers every page shares."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from attnviz import parsing
+from attnviz.i18n import LANGUAGES, set_language, t
+
+APP_ROOT = Path(__file__).resolve().parents[2]
+# (script, title key, tour key, icon): the sidebar lists those that exist, so the tour grows.
+PAGES: tuple[tuple[str, str, str, str], ...] = (
+    ("dashboard.py", "nav.home", "", ":material/home:"),
+    ("pages/1_Playground.py", "nav.playground", "home.tour.playground", ":material/grid_on:"),
+    ("pages/7_NLI_alignment.py", "nav.nli", "home.tour.nli", ":material/compare_arrows:"),
+    ("pages/8_Model_attention.py", "nav.model", "home.tour.model", ":material/hub:"),
+)
+
+# Session-state keys are constants (here and in qkv / model), so pages and tests agree on them.
+LANG = "lang"
+
+
+def page_setup(title_key: str) -> None:
+    """Every page's first call: language, page config and the translated sidebar navigation."""
+    requested = st.query_params.get("lang")
+    if requested:
+        st.session_state[LANG] = requested
+    lang = set_language(st.session_state.get(LANG, "en"))
+    st.set_page_config(
+        page_title=f"{t(title_key)} · {t('app.name')}",
+        page_icon=":material/grid_on:",
+        layout="wide",
+    )
+    if requested and requested not in LANGUAGES:
+        st.toast(t("lang.notice_unknown", lang=requested[:20]))
+    st.session_state[LANG] = lang
+    with st.sidebar:
+        st.markdown(f"### {t('app.name')}")
+        for script, key, _, icon in PAGES:
+            if (APP_ROOT / script).exists():
+                st.page_link(script, label=t(key), icon=icon)
+        st.divider()
+
+
+def show_error(err: ValueError, what: str | None = None) -> None:
+    """The one error path: InputError and attend's ValueError become a message, not a trace.
+
+    `what` names the input at fault (a matrix, a sentence) in front of the message.
+    """
+    detail = str(err) if isinstance(err, parsing.InputError) else t("error.compute", detail=err)
+    message = detail if what is None else t("error.input", what=what, detail=detail)
+    st.error(message, icon=":material/error:")
+
+
+def init_state(key: str, value: Any) -> None:
+    """Set `key` in the session state unless it is there already."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def bump(key: str) -> None:
+    """Count `key` up: a new widget key makes Streamlit draw a fresh widget."""
+    st.session_state[key] = st.session_state.get(key, 0) + 1
+
+
+def plot(fig: go.Figure, key: str) -> None:
+    """Show a figure the same way on every page."""
+    st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
+
+
+def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key: str) -> None:
+    """A download button for one matrix as CSV with its labels."""
+    st.download_button(
+        t("download.csv", name=label),
+        # Made only when clicked: a 2048 x 2048 matrix takes seconds to write as CSV.
+        functools.partial(parsing.matrix_csv, matrix, rows, cols),
+        file_name=f"{key}.csv",
+        mime="text/csv",
+        key=f"download_{key}",
+        on_click="ignore",
+    )
+
+
+def show_tour() -> None:
+    """A link and one line for every page that exists."""
+    for script, key, tour_key, icon in PAGES[1:]:
+        if (APP_ROOT / script).exists():
+            st.page_link(script, label=t(key), icon=icon)
+            st.caption(t(tour_key))
