@@ -482,22 +482,9 @@ def head_grid(
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, autorange="reversed")
     if selected is not None:
         layer, head = selected
-        fig.update_xaxes(
-            row=layer + 1,
-            col=head + 1,
-            showline=True,
-            linewidth=3,
-            linecolor="#d62728",
-            mirror=True,
-        )
-        fig.update_yaxes(
-            row=layer + 1,
-            col=head + 1,
-            showline=True,
-            linewidth=3,
-            linecolor="#d62728",
-            mirror=True,
-        )
+        frame = {"showline": True, "linewidth": 3, "linecolor": "#d62728", "mirror": True}
+        fig.update_xaxes(row=layer + 1, col=head + 1, **frame)
+        fig.update_yaxes(row=layer + 1, col=head + 1, **frame)
     fig.update_annotations(font_size=FONT_SIZE - 3)
     _style(fig, title, height=int(90 * layers + 80), top=80)
     return fig.update_layout(plot_bgcolor="white")

@@ -14,11 +14,13 @@ from attnviz.ui.base import (
     PAGES,
     bump,
     csv_download,
+    download_csv,
     init_state,
     page_setup,
     plot,
     show_error,
     show_tour,
+    table,
 )
 from attnviz.ui.model import (
     BLOCKS,
@@ -191,6 +193,7 @@ __all__ = [
     "bump",
     "compute",
     "csv_download",
+    "download_csv",
     "encode_pair",
     "encoder",
     "figures",
@@ -220,5 +223,6 @@ __all__ = [
     "show_steps",
     "show_tour",
     "sizes",
+    "table",
     "tiny_example",
 ]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -73,17 +75,28 @@ def plot(fig: go.Figure, key: str) -> None:
     st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
 
 
-def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key: str) -> None:
-    """A download button for one matrix as CSV with its labels."""
+def download_csv(label: str, data: bytes | Callable[[], bytes], key: str) -> None:
+    """A CSV download button; `data` may be a function, then called only on a click."""
     st.download_button(
         t("download.csv", name=label),
-        # Made only when clicked: a 2048 x 2048 matrix takes seconds to write as CSV.
-        functools.partial(parsing.matrix_csv, matrix, rows, cols),
+        data,
         file_name=f"{key}.csv",
         mime="text/csv",
         key=f"download_{key}",
         on_click="ignore",
     )
+
+
+def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key: str) -> None:
+    """A download button for one matrix as CSV with its labels."""
+    # Made only when clicked: a 2048 x 2048 matrix takes seconds to write as CSV.
+    download_csv(label, functools.partial(parsing.matrix_csv, matrix, rows, cols), key)
+
+
+def table(frame: pd.DataFrame, label: str, key: str, hide_index: bool = True) -> None:
+    """A table on screen and the same table as a CSV download."""
+    st.dataframe(frame, hide_index=hide_index, key=key)
+    download_csv(label, frame.to_csv(index=False).encode("utf-8"), key)
 
 
 def show_tour() -> None:

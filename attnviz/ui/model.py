@@ -11,7 +11,7 @@ import torch
 
 from attnviz import figures, parsing
 from attnviz.i18n import t
-from attnviz.ui.base import init_state, plot
+from attnviz.ui.base import init_state, plot, table
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoded, Encoder
@@ -346,15 +346,7 @@ def show_nli_pair(result: NLIResult, index: int, choice: NLIChoice, key: str) ->
             t("nli.col.weight"),
         ],
     )
-    st.dataframe(frame, hide_index=True, key=f"{key}_pairs")
-    st.download_button(
-        t("download.csv", name=t("nli.pairs_heading")),
-        frame.to_csv(index=False).encode("utf-8"),
-        file_name="aligned_pairs.csv",
-        mime="text/csv",
-        key=f"{key}_pairs_csv",
-        on_click="ignore",
-    )
+    table(frame, t("nli.pairs_heading"), key=f"{key}_pairs")
     st.metric(
         t("nli.similarity"),
         f"{float(result.batch.similarity[index]):.3f}",
@@ -367,27 +359,16 @@ def show_nli_compare(result: NLIResult, index: int, key: str) -> None:
     al = result.batch.alignment
     la, lb = int(al.lens_a[index]), int(al.lens_b[index])
     st.info(t("nli.untrained"))
-    left, right = st.columns(2)
-    with left:
-        plot(
-            figures.vector_rows(
-                al.compare_a[index, :la],
-                title=t("nli.compare_a"),
-                row_labels=result.batch.premises[index],
-                dim_label=t("nli.dims"),
-            ),
-            key=f"{key}_compare_a",
-        )
-    with right:
-        plot(
-            figures.vector_rows(
-                al.compare_b[index, :lb],
-                title=t("nli.compare_b"),
-                row_labels=result.batch.hypotheses[index],
-                dim_label=t("nli.dims"),
-            ),
-            key=f"{key}_compare_b",
-        )
+    sides = (
+        (al.compare_a[index, :la], "nli.compare_a", result.batch.premises[index], "compare_a"),
+        (al.compare_b[index, :lb], "nli.compare_b", result.batch.hypotheses[index], "compare_b"),
+    )
+    for column, (vectors, title_key, tokens, name) in zip(st.columns(2), sides, strict=True):
+        with column:
+            fig = figures.vector_rows(
+                vectors, title=t(title_key), row_labels=tokens, dim_label=t("nli.dims")
+            )
+            plot(fig, key=f"{key}_{name}")
     aggregate = torch.stack([al.v_a[index], al.v_b[index]])  # (2, g)
     plot(
         figures.vector_rows(
@@ -411,15 +392,7 @@ def show_nli_batch(result: NLIResult, pairs: list[tuple[str, str]], key: str) ->
         }
     )
     st.subheader(t("nli.batch_heading"))
-    st.dataframe(frame, hide_index=False, key=f"{key}_batch")
-    st.download_button(
-        t("download.csv", name=t("nli.batch_heading")),
-        frame.to_csv(index=False).encode("utf-8"),
-        file_name="nli_batch.csv",
-        mime="text/csv",
-        key=f"{key}_batch_csv",
-        on_click="ignore",
-    )
+    table(frame, t("nli.batch_heading"), key=f"{key}_batch", hide_index=False)
 
 
 def model_inputs() -> tuple[str, str | None]:
