@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
+from attnviz.strings import additive, kernels, masking, multihead, sqrt_d
+
 DEFAULT_LANGUAGE = "en"
 
 EN: dict[str, str] = {
@@ -16,6 +18,11 @@ EN: dict[str, str] = {
     "app.name": "attnviz",
     "nav.home": "Overview",
     "nav.playground": "Playground",
+    "nav.masking": "Masking",
+    "nav.additive": "Additive attention",
+    "nav.sqrt_d": "Why √d",
+    "nav.kernels": "Kernel regression",
+    "nav.multihead": "Multi-head attention",
     "nav.nli": "NLI alignment",
     "nav.model": "Model attention",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
@@ -38,6 +45,25 @@ EN: dict[str, str] = {
     "home.tour.playground": (
         "Type, paste, upload or generate queries, keys and values; choose the scoring "
         "function and masks; see every step as a heatmap, and how one output row is made."
+    ),
+    "home.tour.masking": (
+        "Padding a batch of sequences, causal masks and hand-picked cells; -1e6 against -inf, "
+        "and what happens to a row with nothing left to attend to."
+    ),
+    "home.tour.additive": (
+        "Parametric attention for queries and keys of different sizes: w_vᵀ tanh(W_q q + W_k k) "
+        "beside scaled dot-product after projecting both."
+    ),
+    "home.tour.sqrt_d": (
+        "Why scores are divided by √d: the variance of q·k grows with d and saturates the softmax."
+    ),
+    "home.tour.kernels": (
+        "Nadaraya-Watson kernel regression as non-parametric attention: kernels, bandwidth, and "
+        "a learned bandwidth that overfits beside leave-one-out."
+    ),
+    "home.tour.multihead": (
+        "Multi-head self-attention over the tokens of a sentence, with positional encodings and "
+        "one weight heatmap per head."
     ),
     "home.tour.nli": (
         "Premise and hypothesis: the decomposable attention model's alignment matrix over real "
@@ -299,6 +325,13 @@ EN: dict[str, str] = {
     "parse.csv_columns": "The CSV needs the columns premise and hypothesis; it has {found}.",
     "parse.csv_pair_empty": "Row {row} of the CSV (counting from the first row under the header): the premise and the hypothesis both need some text.",
 }
+
+# The teaching pages keep their strings in attnviz/strings/<page>.py, merged here.
+for _page in (masking, additive, sqrt_d, kernels, multihead):
+    _clash = EN.keys() & _page.EN.keys()
+    if _clash:
+        raise KeyError(f"catalogue keys defined twice: {sorted(_clash)}")
+    EN.update(_page.EN)
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN}
 LANGUAGES: tuple[str, ...] = tuple(CATALOGUES)

@@ -12,7 +12,11 @@ from attnviz.parsing import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [
-    *(p for p in ROOT.glob("attnviz/**/*.py") if p.name != "i18n.py"),
+    *(
+        p
+        for p in ROOT.glob("attnviz/**/*.py")
+        if p.name != "i18n.py" and p.parent.name != "strings"
+    ),
     ROOT / "dashboard.py",
     *ROOT.glob("pages/*.py"),
 ]

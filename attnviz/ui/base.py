@@ -19,6 +19,11 @@ APP_ROOT = Path(__file__).resolve().parents[2]
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("dashboard.py", "nav.home", "", ":material/home:"),
     ("pages/1_Playground.py", "nav.playground", "home.tour.playground", ":material/grid_on:"),
+    ("pages/2_Masking.py", "nav.masking", "home.tour.masking", ":material/visibility_off:"),
+    ("pages/3_Additive_attention.py", "nav.additive", "home.tour.additive", ":material/add:"),
+    ("pages/4_Why_sqrt_d.py", "nav.sqrt_d", "home.tour.sqrt_d", ":material/functions:"),
+    ("pages/5_Kernel_regression.py", "nav.kernels", "home.tour.kernels", ":material/show_chart:"),
+    ("pages/6_Multi_head.py", "nav.multihead", "home.tour.multihead", ":material/view_module:"),
     ("pages/7_NLI_alignment.py", "nav.nli", "home.tour.nli", ":material/compare_arrows:"),
     ("pages/8_Model_attention.py", "nav.model", "home.tour.model", ":material/hub:"),
 )

@@ -1,0 +1,1 @@
+"""Per-page string catalogues, merged by attnviz.i18n."""
