@@ -46,6 +46,7 @@ test-fast: $(DEV_STAMP)
 bench: $(RUN_STAMP)
 	$(PY) -m benchmarks.bench_attention
 	$(PY) -m benchmarks.bench_model
+	$(PY) -m benchmarks.bench_pages
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
