@@ -1,0 +1,37 @@
+"""The masking page in Chromium: the mask and heatmaps draw, the causal toggle reaches them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_playground_browser import Z_OF, wait_for_charts, wait_idle
+
+WEIGHTS, MASK = "Attention weights (softmax)", "Mask of sequence 0 (1 = may attend)"
+
+
+def z_of(page, title: str) -> np.ndarray:
+    return np.array(page.evaluate(Z_OF, title), dtype=float)
+
+
+def test_masking_draws_and_the_causal_mask_reaches_the_weights(app_url, page):
+    page.goto(f"{app_url}/Masking")
+    wait_for_charts(page, 5)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    padding = np.arange(6)[None, :] < 4  # sequence 0 has valid length 4 of m = 6
+    np.testing.assert_array_equal(z_of(page, MASK), np.repeat(padding, 6, axis=0).astype(float))
+    weights = z_of(page, WEIGHTS)
+    assert np.isnan(weights[:, 4:]).all() and not np.isnan(weights[:, :4]).any()
+    np.testing.assert_allclose(weights[:, :4].sum(axis=1), np.ones(6), rtol=1e-5)
+
+    page.get_by_text("Causal mask", exact=True).click()
+    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
+    wait_idle(page)
+    allowed = np.tril(np.ones((6, 6), dtype=bool)) & padding
+    np.testing.assert_array_equal(z_of(page, MASK), allowed.astype(float))
+    np.testing.assert_array_equal(np.isnan(z_of(page, WEIGHTS)), ~allowed)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # Streamlit scrolls inside its own container: a tall viewport brings the heatmaps into view.
+    page.set_viewport_size({"width": 1400, "height": 2300})
+    wait_for_charts(page, 5)
+    page.screenshot(path=str(SCREENSHOTS / "masking.png"))
