@@ -1,0 +1,175 @@
+"""The additive attention page through AppTest: figures carry the backend's numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from attnviz import parsing
+from attnviz.attention import attend
+from attnviz.ui import additive as view
+from attnviz.ui.qkv import random_inputs
+from tests.test_pages import chart, open_page, z_of
+
+PAGE = "pages/3_Additive_attention.py"
+TOL = {"rtol": 1e-5, "atol": 1e-6}
+
+
+def expected(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=0, **given):
+    """Inputs, additive result and projected scaled-dot result, computed here independently."""
+    q, k, v = random_inputs(n, m, d_q, d_k, d_v, seed)
+    additive = attend(q, k, v, score="additive", params={"h": h, "seed": param_seed, **given})
+    q_proj = q @ additive.params["W_q"].T  # (n, h)
+    k_proj = k @ additive.params["W_k"].T  # (m, h)
+    return (q, k, v), additive, (q_proj, k_proj)
+
+
+def check_attention(at, additive, q_proj, k_proj, values):
+    np.testing.assert_allclose(z_of(at, "ad_scores"), additive.scores, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_weights"), additive.weights, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_output"), additive.output, **TOL)
+    h = q_proj.shape[1]
+    dot_scores = q_proj @ k_proj.T / np.sqrt(h)
+    np.testing.assert_allclose(z_of(at, "ad_dot_scores"), dot_scores, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_dot_weights"), torch.softmax(dot_scores, -1), **TOL)
+    reference = F.scaled_dot_product_attention(q_proj, k_proj, values)
+    np.testing.assert_allclose(z_of(at, "ad_dot_output"), reference, **TOL)
+
+
+def test_defaults_render_the_backend_numbers():
+    at = open_page(PAGE)
+    (q, k, v), additive, (q_proj, k_proj) = expected()
+    assert len(at.get("plotly_chart")) == 13
+    np.testing.assert_allclose(z_of(at, "ad_q"), q, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_k"), k, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_v"), v, **TOL)
+    assert z_of(at, "ad_q").shape == (3, 2) and z_of(at, "ad_k").shape == (5, 4)
+    np.testing.assert_allclose(z_of(at, "ad_q_proj"), q_proj, **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_k_proj"), k_proj, **TOL)
+    assert z_of(at, "ad_q_proj").shape == (3, 8) and z_of(at, "ad_k_proj").shape == (5, 8)
+    np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[0] + k_proj), **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[0], **TOL)
+    check_attention(at, additive, q_proj, k_proj, v)
+    # The text areas hold the seeded parameters, exactly.
+    for name in view.PARAMS:
+        parsed = parsing.parse_matrix(at.text_area(key=view.TEXTS[name]).value)
+        torch.testing.assert_close(
+            parsed.reshape(additive.params[name].shape), additive.params[name]
+        )
+    latex = " ".join(el.value for el in at.latex)
+    assert (
+        r"W_q \in \mathbb{R}^{8 \times 2}" in latex and r"W_k \in \mathbb{R}^{8 \times 4}" in latex
+    )
+    assert not at.error
+
+
+def test_hidden_size_redraws_the_parameters():
+    at = open_page(PAGE)
+    at.number_input(key=view.SIZES["h"]).set_value(5).run()
+    assert not at.exception and not at.error
+    (_, _, v), additive, (q_proj, k_proj) = expected(h=5)
+    assert z_of(at, "ad_q_proj").shape == (3, 5)
+    np.testing.assert_allclose(z_of(at, "ad_q_proj"), q_proj, **TOL)
+    check_attention(at, additive, q_proj, k_proj, v)
+    assert len(at.text_area(key=view.TEXTS["W_q"]).value.splitlines()) == 5
+    assert r"W_q \in \mathbb{R}^{5 \times 2}" in " ".join(el.value for el in at.latex)
+
+
+def test_seeds_change_the_inputs_and_the_parameters():
+    at = open_page(PAGE)
+    at.number_input(key=view.SIZES["seed"]).set_value(4).run()
+    (q, _, v), additive, (q_proj, k_proj) = expected(seed=4)
+    np.testing.assert_allclose(z_of(at, "ad_q"), q, **TOL)
+    check_attention(at, additive, q_proj, k_proj, v)
+    at.number_input(key=view.SIZES["param_seed"]).set_value(9).run()
+    (_, _, v), additive, (q_proj, k_proj) = expected(seed=4, param_seed=9)
+    check_attention(at, additive, q_proj, k_proj, v)
+    assert not at.exception and not at.error
+
+
+def test_sizes_change_the_shapes_and_the_numbers():
+    at = open_page(PAGE)
+    at.number_input(key=view.SIZES["m"]).set_value(7).run()
+    at.number_input(key=view.SIZES["d_q"]).set_value(6).run()
+    at.number_input(key=view.SIZES["d_v"]).set_value(2).run()
+    assert not at.exception and not at.error
+    (q, _, v), additive, (q_proj, k_proj) = expected(m=7, d_q=6, d_v=2)
+    assert z_of(at, "ad_q").shape == (3, 6) and z_of(at, "ad_scores").shape == (3, 7)
+    assert z_of(at, "ad_output").shape == (3, 2)
+    np.testing.assert_allclose(z_of(at, "ad_q"), q, **TOL)
+    check_attention(at, additive, q_proj, k_proj, v)
+
+
+def test_chosen_query_changes_the_tanh_features():
+    at = open_page(PAGE)
+    at.selectbox(key=view.QUERY).set_value(2).run()
+    _, additive, (q_proj, k_proj) = expected()
+    np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[2], **TOL)
+    assert "q2" in chart(at, "ad_features")["layout"]["title"]["text"]
+    # w_v^T of the features is the row of scores.
+    features = z_of(at, "ad_features")
+    np.testing.assert_allclose(features @ additive.params["w_v"].numpy(), additive.scores[2], **TOL)
+
+
+def test_wrong_shape_shows_a_clear_error_and_keeps_the_text():
+    at = open_page(PAGE)
+    bad = "1, 2\n3, 4\n5, 6"
+    at.text_area(key=view.TEXTS["W_q"]).input(bad).run()
+    assert not at.exception
+    assert len(at.error) == 1
+    message = at.error[0].value
+    assert "W_q has shape 3 × 2 but must be h × q = 8 × 2" in message
+    assert at.text_area(key=view.TEXTS["W_q"]).value == bad
+    assert not at.get("plotly_chart")
+    at.text_area(key=view.TEXTS["w_v"]).input("1, x").run()
+    assert "Row 1, column 2" in " ".join(e.value for e in at.error)
+
+
+def test_huge_parameters_are_refused_with_a_message():
+    at = open_page(PAGE)
+    at.text_area(key=view.TEXTS["W_q"]).input("\n".join(["3e38, 3e38"] * 8)).run()
+    assert not at.exception
+    assert "W_q q or W_k k overflows float32" in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+def test_fewer_queries_keep_the_chosen_query_in_range():
+    at = open_page(PAGE)
+    at.selectbox(key=view.QUERY).set_value(2).run()
+    at.number_input(key=view.SIZES["n"]).set_value(1).run()
+    assert not at.exception and not at.error
+    _, additive, (q_proj, k_proj) = expected(n=1)
+    np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[0] + k_proj), **TOL)
+    np.testing.assert_allclose(z_of(at, "ad_scores"), additive.scores, **TOL)
+
+
+def test_valid_edit_changes_the_scores_exactly_as_attend():
+    at = open_page(PAGE)
+    W_q = torch.arange(16, dtype=torch.float32).reshape(8, 2) / 10 - 0.7
+    at.text_area(key=view.TEXTS["W_q"]).input(parsing.format_matrix(W_q)).run()
+    assert not at.exception and not at.error
+    # W_k and w_v stay as the seed drew them: attend draws all three, in order, whatever is given.
+    (_, _, v), additive, (q_proj, k_proj) = expected(W_q=W_q)
+    torch.testing.assert_close(additive.params["W_q"], W_q)
+    check_attention(at, additive, q_proj, k_proj, v)
+    # A query-size-free edit survives another rerun, and the re-draw button brings the seed back.
+    at.number_input(key=view.SIZES["n"]).set_value(4).run()
+    assert at.text_area(key=view.TEXTS["W_q"]).value == parsing.format_matrix(W_q)
+    at.button(key=view.REDRAW).click().run()
+    (_, _, v), additive, (q_proj, k_proj) = expected(n=4)
+    check_attention(at, additive, q_proj, k_proj, v)
+
+
+def test_inputs_survive_a_visit_to_another_page():
+    at = open_page(PAGE)
+    at.number_input(key=view.SIZES["h"]).set_value(4).run()
+    at.text_area(key=view.TEXTS["w_v"]).input("1, 2, 3, 4").run()
+    at.switch_page("pages/1_Playground.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.number_input(key=view.SIZES["h"]).value == 4
+    assert at.text_area(key=view.TEXTS["w_v"]).value == "1, 2, 3, 4"
+    (_, _, v), additive, (q_proj, k_proj) = expected(h=4, w_v=torch.tensor([1.0, 2, 3, 4]))
+    check_attention(at, additive, q_proj, k_proj, v)
