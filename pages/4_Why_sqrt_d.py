@@ -1,0 +1,27 @@
+"""Why scale by sqrt(d): the variance of q·k, softmax saturation and vanishing gradients."""
+
+import streamlit as st
+
+from attnviz.i18n import t
+from attnviz.ui import base
+from attnviz.ui import sqrt_d as view
+
+base.page_setup("nav.sqrt_d")
+st.title(t("sqrt_d.title"))
+st.markdown(t("sqrt_d.intro"))
+
+choice = view.controls()
+try:
+    result = view.compute(choice)
+except ValueError as err:
+    base.show_error(err)
+    st.stop()
+
+st.subheader(t("sqrt_d.variance.heading"))
+view.show_variance(result)
+
+st.subheader(t("sqrt_d.saturation.heading"))
+view.show_saturation(result)
+
+st.subheader(t("sqrt_d.gradient.heading"))
+view.show_gradient(result)

@@ -1,0 +1,122 @@
+"""The "why sqrt(d)" page through AppTest: every chart holds the backend's numbers."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from attnviz import scaling
+from attnviz.i18n import t
+from attnviz.ui import sqrt_d as view
+from tests.plotly_data import decode
+from tests.test_pages import chart, open_page
+
+PAGE = "pages/4_Why_sqrt_d.py"
+
+
+def trace(at, key: str, name_key: str, index: int = 0, **values: object) -> dict:
+    """The `index`-th trace named t(name_key) in chart `key`."""
+    name = t(name_key, **values)
+    found = [d for d in chart(at, key)["data"] if d.get("name") == name]
+    return found[index]
+
+
+def xs(at, key: str, name_key: str, index: int = 0, **values: object) -> np.ndarray:
+    return decode(trace(at, key, name_key, index, **values)["x"]).astype(float)
+
+
+def ys(at, key: str, name_key: str, index: int = 0, **values: object) -> np.ndarray:
+    return decode(trace(at, key, name_key, index, **values)["y"]).astype(float)
+
+
+def assert_page_shows(at, d: int, m: int, samples: int, seed: int) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    raw, scaled = scaling.dot_products(d, samples, seed)
+    np.testing.assert_allclose(xs(at, view.HISTOGRAM, "sqrt_d.fig.raw"), raw, rtol=1e-12)
+    np.testing.assert_allclose(xs(at, view.HISTOGRAM, "sqrt_d.fig.scaled"), scaled, rtol=1e-12)
+
+    variance = scaling.variance_curve(view.CURVE_DS, samples, seed)
+    np.testing.assert_allclose(xs(at, view.VARIANCE, "sqrt_d.fig.raw"), view.CURVE_DS)
+    np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.raw"), variance["raw"])
+    np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.scaled"), variance["scaled"])
+    np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.theory_d"), view.CURVE_DS)
+    chosen = ys(at, view.VARIANCE, "sqrt_d.fig.current", d=d)
+    np.testing.assert_allclose(chosen, [raw.var(), scaled.var()])
+    np.testing.assert_allclose(xs(at, view.VARIANCE, "sqrt_d.fig.current", d=d), [d, d])
+
+    for col, name in enumerate(("max_weight", "entropy")):
+        for flag, label in ((False, "sqrt_d.fig.raw"), (True, "sqrt_d.fig.scaled")):
+            curve = scaling.saturation_curve(view.CURVE_DS, m, view.QUERIES, seed, flag)
+            np.testing.assert_allclose(ys(at, view.SATURATION, label, col), curve[name])
+    at_d = [
+        scaling.saturation_curve([d], m, view.QUERIES, seed, flag)["entropy"][0]
+        for flag in (False, True)
+    ]
+    np.testing.assert_allclose(ys(at, view.SATURATION, "sqrt_d.fig.current", 1, d=d), at_d)
+    uniform = ys(at, view.SATURATION, "sqrt_d.fig.uniform_entropy", m=m)
+    np.testing.assert_allclose(uniform, np.log(m))
+
+    for flag, label in ((False, "sqrt_d.fig.raw"), (True, "sqrt_d.fig.scaled")):
+        curve = scaling.softmax_gradient_curve(view.CURVE_DS, m, view.QUERIES, seed, flag)
+        np.testing.assert_allclose(ys(at, view.GRADIENT, label), curve["jacobian_norm"])
+
+    formulas = " ".join(e.value for e in at.get("latex"))
+    assert rf"= d = {d}," in formulas
+    assert f"{float(raw.var()):.3g}" in formulas and f"{float(scaled.var()):.3g}" in formulas
+
+
+@pytest.fixture(scope="module")
+def at():
+    return open_page(PAGE)
+
+
+def test_defaults_render_the_backend_numbers(at):
+    assert_page_shows(at, d=64, m=16, samples=2000, seed=0)
+    assert at.slider(key=view.D).value == 64 and at.slider(key=view.M).value == 16
+    assert [s.value for s in at.subheader] == [
+        t("sqrt_d.variance.heading"),
+        t("sqrt_d.saturation.heading"),
+        t("sqrt_d.gradient.heading"),
+    ]
+
+
+def test_warm_run_is_fast(at):
+    at.run()  # warm: every result is cached
+    start = time.perf_counter()
+    at.run()
+    elapsed = time.perf_counter() - start
+    assert not at.exception
+    # 300 ms is the target on a quiet machine; the bound leaves room for a loaded CI box.
+    assert elapsed < 1.5, elapsed
+
+
+def test_changing_d_m_samples_and_seed_changes_the_data():
+    at = open_page(PAGE)
+    at.slider(key=view.D).set_value(256).run()
+    assert_page_shows(at, d=256, m=16, samples=2000, seed=0)
+    at.slider(key=view.M).set_value(4).run()
+    assert_page_shows(at, d=256, m=4, samples=2000, seed=0)
+    at.number_input(key=view.SEED).set_value(5).run()
+    assert_page_shows(at, d=256, m=4, samples=2000, seed=5)
+    at.number_input(key=view.SAMPLES).set_value(500).run()
+    assert_page_shows(at, d=256, m=4, samples=500, seed=5)
+    # The values survive a visit to another page.
+    at.switch_page("pages/1_Playground.py").run()
+    at.switch_page(PAGE).run()
+    assert at.slider(key=view.D).value == 256 and at.number_input(key=view.SEED).value == 5
+    assert_page_shows(at, d=256, m=4, samples=500, seed=5)
+
+
+def test_a_size_the_backend_refuses_shows_an_error_and_keeps_the_input(monkeypatch):
+    # The widgets' bounds keep sizes legal; the backend's own check is the one error path.
+    at = open_page(PAGE)
+    monkeypatch.setattr(scaling, "MAX_D", 100)
+    at.slider(key=view.D).set_value(101).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1
+    assert "d = 101 is out of range" in at.error[0].value
+    assert "from 1 to 100" in at.error[0].value
+    assert at.slider(key=view.D).value == 101
+    assert not at.get("plotly_chart")
