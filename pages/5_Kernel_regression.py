@@ -1,0 +1,33 @@
+"""Kernel regression: Nadaraya-Watson as attention whose only parameter is a bandwidth."""
+
+import streamlit as st
+
+from attnviz.i18n import t
+from attnviz.ui import base
+from attnviz.ui import kernels as view
+
+base.page_setup("nav.kernels")
+st.title(t("kernels.title"))
+st.markdown(t("kernels.intro"))
+
+choice = view.controls()
+try:
+    data = view.data(choice.n_train, choice.seed, choice.noise)
+    result = view.regression(choice)
+except ValueError as err:
+    base.show_error(err)
+    st.stop()
+st.caption(view.data_note(choice))
+
+with st.expander(t("kernels.formula_heading"), expanded=True):
+    probe = view.show_formula(choice, data)
+
+left, right = st.columns(2)
+with left:
+    base.plot(view.fit_figure(choice, data, result, probe), view.FIG_FIT)
+with right:
+    base.plot(view.weights_figure(choice, data, result), view.FIG_WEIGHTS)
+view.show_checks(choice, result)
+
+st.subheader(t("kernels.learned_heading"))
+view.show_learned(choice, data)
