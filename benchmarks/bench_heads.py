@@ -1,0 +1,88 @@
+"""multi_head_attention against torch.nn.MultiheadAttention with the same weights, same run.
+
+Prints the median time of each at (T, d_model, heads) = (512, 256, 8) and their ratio (target:
+<= 1.2). Both return per-head weights (need_weights=True, average_attn_weights=False), so they
+do the same work; the ratio against torch's fused path (need_weights=False, no weights) is
+printed for information. Run with `python -m benchmarks.bench_heads`.
+
+Measured on the 2-core build machine: 1.4 to 3.5. `attend` does two more passes over the
+(h, T, T) scores (the 1/sqrt(d) scaling and the overflow check) and returns scores and weights
+as two 8 MB arrays; freeing both at once lets glibc hand the memory back to the OS, so the next
+call page-faults (with MALLOC_TRIM_THRESHOLD_=268435456 the ratio stays near 1.4).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import torch
+
+from attnviz.heads import multi_head_attention
+
+T, D_MODEL, HEADS = 512, 256, 8
+REPEATS = 30
+
+
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def torch_mha(params: dict, d_model: int, num_heads: int) -> torch.nn.MultiheadAttention:
+    """nn.MultiheadAttention holding our weights (it stores the transposes)."""
+    mha = torch.nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([params["W_q"].T, params["W_k"].T, params["W_v"].T]))
+        mha.in_proj_bias.copy_(torch.cat([params["b_q"], params["b_k"], params["b_v"]]))
+        mha.out_proj.weight.copy_(params["W_o"].T)
+        mha.out_proj.bias.copy_(params["b_o"])
+    return mha.eval()
+
+
+def main() -> None:
+    torch.manual_seed(0)
+    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}")
+    x = torch.randn(1, T, D_MODEL)  # (B, T, d_model)
+    params = multi_head_attention(x, num_heads=HEADS).params
+    mha = torch_mha(params, D_MODEL, HEADS)
+
+    def ours() -> object:
+        return multi_head_attention(x, num_heads=HEADS, params=params)
+
+    def theirs(need_weights: bool) -> Callable[[], object]:
+        def run() -> object:
+            with torch.no_grad():
+                return mha(x, x, x, need_weights=need_weights, average_attn_weights=False)
+
+        return run
+
+    with torch.no_grad():
+        expected, expected_weights = theirs(True)()
+    result = ours()
+    torch.testing.assert_close(result.output, expected, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(result.weights, expected_weights, rtol=1e-4, atol=1e-5)
+
+    # Interleaved rounds, so a burst of load on the machine hits both sides alike.
+    ours_times, with_weights, fused = [], [], []
+    for _ in range(3):
+        ours_times.append(median_seconds(ours, REPEATS))
+        with_weights.append(median_seconds(theirs(True), REPEATS))
+        fused.append(median_seconds(theirs(False), REPEATS))
+    ours_s, weights_s, fused_s = (statistics.median(v) for v in (ours_times, with_weights, fused))
+    print(f"(T, d_model, heads) = {(T, D_MODEL, HEADS)}")
+    print(f"multi_head_attention              {ours_s * 1e3:8.3f} ms")
+    print(f"nn.MultiheadAttention (weights)   {weights_s * 1e3:8.3f} ms")
+    print(f"nn.MultiheadAttention (fused)     {fused_s * 1e3:8.3f} ms")
+    print(f"ratio vs need_weights=True: {ours_s / weights_s:.2f} (target <= 1.2)")
+    print(f"ratio vs fused, no weights: {ours_s / fused_s:.2f} (for information)")
+
+
+if __name__ == "__main__":
+    main()
