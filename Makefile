@@ -45,6 +45,7 @@ test-fast: $(DEV_STAMP)
 
 bench: $(RUN_STAMP)
 	$(PY) -m benchmarks.bench_attention
+	$(PY) -m benchmarks.bench_heads
 	$(PY) -m benchmarks.bench_model
 	$(PY) -m benchmarks.bench_pages
 
