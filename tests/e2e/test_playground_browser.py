@@ -83,21 +83,26 @@ def test_grid_edit_reaches_the_text_and_the_charts(app_url, page):
     grid.wait_for(timeout=30_000)
     wait_idle(page)
     queries = page.locator("textarea").first
-    # Cell (row 0, column 0) of the queries' grid: open the editor, type 7, commit. The grid is
-    # a canvas that may still be laying out when it appears, so the edit is retried.
-    for _ in range(3):
-        grid.dblclick(position={"x": 55, "y": 50})
-        page.wait_for_timeout(500)  # the cell editor opens as an overlay
-        page.keyboard.press("Control+a")
+    # Cell (row 0, column 0) of the queries' grid: select it, type 7 (which opens the cell
+    # editor with that text), commit with Enter. The grid is a canvas that may still be laying
+    # out on a busy machine, so each try waits for the app to be idle and the edit is retried.
+    for attempt in range(4):
+        wait_idle(page)
+        grid.click(position={"x": 55, "y": 50})
+        page.wait_for_timeout(400 * (attempt + 1))
         page.keyboard.type("7")
+        page.wait_for_timeout(400 * (attempt + 1))
         page.keyboard.press("Enter")
         try:
             page.wait_for_function(
-                "el => el.value.startsWith('7, 0')", arg=queries.element_handle(), timeout=8_000
+                "el => el.value.startsWith('7, 0')", arg=queries.element_handle(), timeout=10_000
             )
             break
         except PlaywrightTimeout:
             page.keyboard.press("Escape")
+    else:  # kept for whoever debugs a failure (tests/e2e/artifacts is git-ignored)
+        (SCREENSHOTS.parents[1] / "tests" / "e2e" / "artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS.parents[1] / "tests/e2e/artifacts/grid_edit.png"))
     assert queries.input_value() == "7, 0\n0, 1\n1, 1"
     page.wait_for_function(f"() => Math.abs(({FIRST_Z})()[0][0] - 7 / Math.SQRT2) < 1e-5")
     assert page.locator('[data-testid="stException"]').count() == 0
