@@ -104,7 +104,7 @@ class Encoder:
         )
         # Never trained here: without grads, layers also accept the inference-mode tensors
         # of an Encoded outside inference mode (as recompute_attention's callers may do).
-        self.model = model.train(False).requires_grad_(False)  # inference mode, as .eval()
+        self.model = model.train(False).requires_grad_(False)  # inference behaviour (dropout off)
         config = self.model.config
         self.num_layers: int = int(config.num_hidden_layers)
         self.num_heads: int = int(config.num_attention_heads)

@@ -43,7 +43,7 @@ def torch_mha(params: dict, d_model: int, num_heads: int) -> torch.nn.MultiheadA
         mha.in_proj_bias.copy_(torch.cat([params["b_q"], params["b_k"], params["b_v"]]))
         mha.out_proj.weight.copy_(params["W_o"].T)
         mha.out_proj.bias.copy_(params["b_o"])
-    return mha.eval()
+    return mha.train(False)  # inference behaviour, as our side
 
 
 def main() -> None:
