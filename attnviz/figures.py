@@ -171,7 +171,13 @@ def _axis_ticks(labels: list[str]) -> dict[str, object]:
     }
 
 
-def _style(fig: go.Figure, title: str, height: int, top: int = 50) -> go.Figure:
+def style(
+    fig: go.Figure, title: str, height: int, top: int = 50, background: str = MASKED_COLOR
+) -> go.Figure:
+    """The look every attnviz chart shares: title top left, projector-sized fonts, auto margins.
+
+    `background` shows through heatmap gaps (masked cells); curves and bars use white.
+    """
     fig.update_layout(
         title={
             "text": escape_label(title),
@@ -187,7 +193,7 @@ def _style(fig: go.Figure, title: str, height: int, top: int = 50) -> go.Figure:
         font={"size": FONT_SIZE},
         height=height,
         margin={"l": 10, "r": 10, "t": top, "b": 10},
-        plot_bgcolor=MASKED_COLOR,
+        plot_bgcolor=background,
         paper_bgcolor="white",
         hoverlabel={"font": {"size": FONT_SIZE}},
     )
@@ -270,7 +276,7 @@ def heatmap(
     fig.update_xaxes(range=[-0.5, m - 0.5], zeroline=False)
     fig.update_yaxes(zeroline=False)
     # The keys' axis sits on top, like a matrix's column labels: leave room above it for the title.
-    _style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
+    style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
     if allowed is not None:
         fig.update_layout(margin_b=36)  # room for the "× = masked" note
     return fig
@@ -376,7 +382,7 @@ def query_breakdown(
         legend={"orientation": "h", "y": -0.15},
         plot_bgcolor="white",
     )
-    fig = _style(fig, t("fig.breakdown.title", query=label), height=420)
+    fig = style(fig, t("fig.breakdown.title", query=label), height=420)
     fig.update_layout(plot_bgcolor="white")
     return fig
 
@@ -425,7 +431,7 @@ def pipeline_figure() -> go.Figure:
         )
     fig.update_xaxes(visible=False, range=[-0.5, 3.5])
     fig.update_yaxes(visible=False, range=[-0.4, 2.4])
-    return _style(fig, t("home.pipeline_title"), height=330).update_layout(plot_bgcolor="white")
+    return style(fig, t("home.pipeline_title"), height=330).update_layout(plot_bgcolor="white")
 
 
 def head_grid(
@@ -486,7 +492,7 @@ def head_grid(
         fig.update_xaxes(row=layer + 1, col=head + 1, **frame)
         fig.update_yaxes(row=layer + 1, col=head + 1, **frame)
     fig.update_annotations(font_size=FONT_SIZE - 3)
-    _style(fig, title, height=int(90 * layers + 80), top=80)
+    style(fig, title, height=int(90 * layers + 80), top=80)
     return fig.update_layout(plot_bgcolor="white")
 
 

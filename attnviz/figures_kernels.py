@@ -13,7 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from attnviz.figures import FONT_SIZE, escape_label, heatmap
+from attnviz import figures
+from attnviz.figures import escape_label, heatmap
 from attnviz.i18n import t
 
 # Okabe-Ito: distinguishable with every common colour-vision deficiency.
@@ -77,17 +78,8 @@ LEGEND_BELOW = {"orientation": "h", "x": 0.0, "y": -0.22, "yanchor": "top"}
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
-    # The look of figures._style: left title, font 15, white paper.
-    fig.update_layout(
-        title={"text": escape_label(title), "font": {"size": FONT_SIZE + 3}, "x": 0.0},
-        font={"size": FONT_SIZE},
-        height=560,
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        plot_bgcolor="white",
-        paper_bgcolor="white",
-        hoverlabel={"font": {"size": FONT_SIZE}},
-        legend=LEGEND_BELOW,
-    )
+    figures.style(fig, title, height=560, top=60, background="white")
+    fig.update_layout(legend=LEGEND_BELOW)
     grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "automargin": True}
     fig.update_xaxes(title=escape_label(x_title), **grid)
     fig.update_yaxes(title=escape_label(y_title), **grid)

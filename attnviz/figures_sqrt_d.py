@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
+from attnviz import figures
 from attnviz.figures import FONT_SIZE, escape_label
 from attnviz.i18n import t
 
@@ -28,25 +29,9 @@ def _array(x: torch.Tensor | np.ndarray | float) -> np.ndarray:
 
 
 def _style(fig: go.Figure, title: str, height: int) -> go.Figure:
-    # The look of attnviz.figures' charts, on a white plot area with a light grid.
+    # attnviz.figures' look, on a white plot area with a light grid and the legend on top.
+    figures.style(fig, title, height, top=60, background="white")
     fig.update_layout(
-        title={
-            "text": escape_label(title),
-            "font": {"size": FONT_SIZE + 3},
-            "x": 0.0,
-            "xanchor": "left",
-            "yref": "container",
-            "y": 1.0,
-            "yanchor": "top",
-            "pad": {"t": 8},
-            "automargin": True,
-        },
-        font={"size": FONT_SIZE},
-        height=height,
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        plot_bgcolor="white",
-        paper_bgcolor="white",
-        hoverlabel={"font": {"size": FONT_SIZE}},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
     )
     fig.update_xaxes(automargin=True, gridcolor=GRID_COLOR, zeroline=False, showline=True)

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 import torch
@@ -24,7 +23,7 @@ from attnviz import figures, formulas
 from attnviz.attention import AttentionResult, attend, causal_mask, row_check
 from attnviz.i18n import t
 from attnviz.parsing import InputError
-from attnviz.ui.base import bump, init_state, plot
+from attnviz.ui.base import cells_grid, init_state, plot
 
 # Widget and session-state keys (the page prefix is "mk_").
 BATCH = "mk_batch"
@@ -283,36 +282,10 @@ def controls() -> MaskingChoice:
     )
 
 
-def _cells_commit(editor_key: str, m: int) -> None:
-    blocked = set(st.session_state.get(CELLS, frozenset()))
-    for row, changes in (st.session_state.get(editor_key) or {}).get("edited_rows", {}).items():
-        for col, allowed in changes.items():
-            cell = (int(row), int(str(col).removeprefix("k")))
-            if allowed:
-                blocked.discard(cell)
-            else:
-                blocked.add(cell)
-    st.session_state[CELLS] = frozenset((i, j) for i, j in blocked if i < m and j < m)
-    bump(CELLS_VERSION)
-
-
 def _cells_group(m: int) -> frozenset[tuple[int, int]]:
     """Hand-picked cells, the same for every sequence: a grid of checkboxes, ticked = may attend."""
-    blocked = frozenset((i, j) for i, j in st.session_state[CELLS] if i < m and j < m)
     with st.expander(t("masking.cells.heading"), expanded=True):
-        frame = pd.DataFrame(
-            [[(i, j) not in blocked for j in range(m)] for i in range(m)],
-            columns=figures.default_labels("k", m),
-            index=figures.default_labels("q", m),
-        )
-        editor_key = f"mk_cells_grid_{st.session_state.get(CELLS_VERSION, 0)}"
-        st.data_editor(
-            frame,
-            key=editor_key,
-            on_change=_cells_commit,
-            args=(editor_key, m),
-            column_config={c: st.column_config.CheckboxColumn(c, width=36) for c in frame.columns},
-        )
+        blocked = cells_grid(CELLS, CELLS_VERSION, m, m)
         st.caption(t("masking.cells.caption"))
     return blocked
 

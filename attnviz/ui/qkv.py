@@ -14,7 +14,7 @@ import torch
 from attnviz import figures, formulas, parsing
 from attnviz.attention import SCORES, AttentionResult, attend, causal_mask, row_check
 from attnviz.i18n import t
-from attnviz.ui.base import bump, csv_download, init_state, plot, show_error
+from attnviz.ui.base import bump, cells_grid, csv_download, init_state, plot, show_error
 
 # Session-state keys of the inputs and controls.
 SOURCE = "qkv_source"
@@ -451,19 +451,6 @@ def attention_controls(n: int, m: int) -> AttentionChoice:
     )
 
 
-def _cells_commit(editor_key: str, n: int, m: int) -> None:
-    blocked = set(st.session_state.get(CELLS, frozenset()))
-    for row, changes in (st.session_state.get(editor_key) or {}).get("edited_rows", {}).items():
-        for col, allowed in changes.items():
-            cell = (int(row), int(str(col).removeprefix("k")))
-            if allowed:
-                blocked.discard(cell)
-            else:
-                blocked.add(cell)
-    st.session_state[CELLS] = frozenset((i, j) for i, j in blocked if i < n and j < m)
-    bump(CELLS_VERSION)
-
-
 def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
     """Hand-picked cells: a grid of checkboxes, ticked = may attend."""
     init_state(CELLS, frozenset())
@@ -474,20 +461,7 @@ def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
     if max(n, m) > CELLS_LIMIT:
         st.caption(t("controls.cells_too_big", limit=CELLS_LIMIT))
         return frozenset()
-    blocked = frozenset((i, j) for i, j in st.session_state[CELLS] if i < n and j < m)
-    frame = pd.DataFrame(
-        [[(i, j) not in blocked for j in range(m)] for i in range(n)],
-        columns=figures.default_labels("k", m),
-        index=figures.default_labels("q", n),
-    )
-    editor_key = f"mask_cells_grid_{st.session_state.get(CELLS_VERSION, 0)}"
-    st.data_editor(
-        frame,
-        key=editor_key,
-        on_change=_cells_commit,
-        args=(editor_key, n, m),
-        column_config={c: st.column_config.CheckboxColumn(c, width=36) for c in frame.columns},
-    )
+    blocked = cells_grid(CELLS, CELLS_VERSION, n, m)
     st.caption(t("controls.cells.help"))
     return blocked
 
