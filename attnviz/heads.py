@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from attnviz.attention import attend, causal_mask
+from attnviz.attention import causal_mask, combine_masks, masked_softmax
 
 WEIGHT_NAMES: tuple[str, ...] = ("W_q", "W_k", "W_v", "W_o")
 BIAS_NAMES: tuple[str, ...] = ("b_q", "b_k", "b_v", "b_o")
@@ -173,15 +173,25 @@ def multi_head_attention(
     if causal:
         lower = causal_mask(T)  # (T, T)
         allowed = lower if allowed is None else allowed & lower
-    result = attend(queries, keys, values, score="scaled_dot", mask=allowed)
-    head_outputs = result.output  # (B..., h, T, d_head)
+    # Scaled dot-product attention as `attend` computes it, but without keeping the scores:
+    # the softmax overwrites them (as torch's own fused path does), one (h, T, T) buffer a call.
+    scores = (queries * (1.0 / math.sqrt(d_head))) @ keys.transpose(-2, -1)  # (B..., h, T, T)
+    allowed = combine_masks(scores.shape, allowed)  # (B..., h, T, T) or None
+    weights = masked_softmax(scores, allowed, inplace=True)  # (B..., h, T, T)
+    head_outputs = weights @ values  # (B..., h, T, d_head)
     concat = head_outputs.transpose(-3, -2).reshape(*lead, T, d_model)  # (B..., T, d_model)
     output = torch.addmm(p["b_o"], concat.reshape(-1, d_model), p["W_o"])  # (B*T, d_model)
+    # Overflowing scores end as NaN in the output: one check of a small tensor.
+    if not torch.isfinite(output.sum()):
+        raise ValueError(
+            "the attention overflowed to infinity or NaN: the inputs or weights are too large "
+            "(scale them down)"
+        )
     return MultiHeadResult(
         output=output.reshape(*lead, T, d_model),  # (B..., T, d_model)
-        weights=result.weights,
+        weights=weights,
         head_outputs=head_outputs,
         concat=concat,
         params=used,
-        mask=result.mask,
+        mask=allowed,
     )

@@ -468,6 +468,25 @@ def test_overflowing_scores_raise(score, key_sign):
         attend(q, k, v, score=score)
 
 
+def test_cosine_with_a_tiny_temperature_overflows_with_a_message():
+    g = gen(0)
+    q, k, v = randn(2, 4, g=g), randn(3, 4, g=g), randn(3, 2, g=g)
+    with pytest.raises(ValueError, match=r"(?i)too large"):
+        attend(q, k, v, score="cosine", temperature=1e-300)
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_masked_softmax_in_place_matches_and_reuses_the_scores(masked):
+    g = gen(1)
+    scores = randn(2, 3, 5, g=g)
+    mask = causal_mask(3, 5) if masked else None
+    expected = masked_softmax(scores, mask)
+    buffer = scores.clone()
+    weights = masked_softmax(buffer, mask, inplace=True)
+    assert weights.data_ptr() == buffer.data_ptr()
+    torch.testing.assert_close(weights, expected)
+
+
 # --------------------------------------------------------------------------------------
 # masked_scores and fill values
 # --------------------------------------------------------------------------------------

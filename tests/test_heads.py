@@ -167,3 +167,9 @@ def test_bad_arguments_raise_clear_errors():
         multi_head_attention(x, num_heads=2, mask=torch.ones(4, 4))
     with pytest.raises(ValueError, match="shape"):
         multi_head_attention(torch.randn(8), num_heads=2)
+
+
+def test_overflowing_inputs_raise_instead_of_nan():
+    x = torch.full((4, 8), 1e30)
+    with pytest.raises(ValueError, match="too large"):
+        multi_head_attention(x, num_heads=2)
