@@ -75,9 +75,29 @@ def bump(key: str) -> None:
     st.session_state[key] = st.session_state.get(key, 0) + 1
 
 
-def plot(fig: go.Figure, key: str) -> None:
-    """Show a figure the same way on every page."""
-    st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
+def plot(
+    fig: go.Figure, key: str, *, on_select: Callable[[], None] | None = None, export: bool = True
+) -> None:
+    """Show a figure the same way on every page, with its export menu.
+
+    `on_select` is called when a point of the figure is clicked (the selection is then in
+    `st.session_state[key]`); figures without it send no selection events.
+    """
+    if on_select is None:
+        st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
+    else:
+        st.plotly_chart(
+            fig,
+            key=key,
+            config={"displaylogo": False},
+            theme=None,
+            on_select=on_select,
+            selection_mode="points",
+        )
+    if export:
+        from attnviz.ui.export import figure_exports  # its imports are heavy: only when drawn
+
+        figure_exports(fig, key)
 
 
 def download_csv(label: str, data: bytes | Callable[[], bytes], key: str) -> None:
