@@ -108,7 +108,8 @@ def _softmax_allowed(
     else:
         logits = scores.masked_fill(~allowed, -math.inf)
     logits.masked_fill_(~any_allowed, 0.0)
-    weights = torch.softmax(logits, dim=-1, out=logits)  # (..., n, m)
+    # out= has no autograd (the kernel page learns a bandwidth through this softmax).
+    weights = torch.softmax(logits, -1, out=logits) if inplace else torch.softmax(logits, -1)
     if fill_value == -math.inf:
         weights.masked_fill_(~any_allowed, 0.0)
     return weights

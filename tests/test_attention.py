@@ -829,3 +829,12 @@ def test_bad_temperature_raises(temperature):
     g = gen(0)
     with pytest.raises(ValueError):
         attend(randn(2, 3, g=g), randn(4, 3, g=g), randn(4, 2, g=g), temperature=temperature)
+
+
+def test_masked_softmax_is_differentiable_with_a_mask():
+    scores = torch.randn(3, 4, generator=gen(2), requires_grad=True)
+    weights = masked_softmax(scores, causal_mask(3, 4))
+    (weights * torch.arange(4.0)).sum().backward()
+    assert scores.grad is not None
+    assert torch.isfinite(scores.grad).all()
+    assert (scores.grad[~causal_mask(3, 4)] == 0).all()
