@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pandas as pd
 import torch
 
-from attnviz.i18n import t
+from attnviz.errors import InputError
 
 MAX_ROWS = 256
 MAX_COLS = 256
@@ -29,20 +29,6 @@ _VALUE_SEPARATOR = re.compile(r"\s*,\s*|\s+")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 # A 5,000-digit token would make every message unreadable.
 _SHOWN_CHARS = 40
-
-
-class InputError(ValueError):
-    """Bad user input; `str()` renders the `parse.<key>` message in the current language."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        # Only `key` goes into args so that pickling (args + __dict__) rebuilds the error.
-        super().__init__(key)
-        self.key = key
-        self.values: dict[str, object] = dict(values)
-
-    def __str__(self) -> str:
-        # Rendered on demand, not in __init__, so a later language switch translates it.
-        return t("parse." + self.key, **self.values)
 
 
 def _shown(token: str) -> str:

@@ -9,29 +9,17 @@ Run with `make bench`.
 from __future__ import annotations
 
 import math
-import statistics
-import time
-from collections.abc import Callable
 
 import torch
 
 from attnviz.attention import attend
+from benchmarks.timing import median_seconds
 
 SIZES = ((64, 64, 16), (512, 512, 64), (2048, 2048, 64))
 
 
 def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     return torch.softmax(q @ k.T / math.sqrt(q.shape[-1]), dim=-1) @ v
-
-
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def peak_extra_matrices(n: int, m: int, d: int, masked: bool) -> float:

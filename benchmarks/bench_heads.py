@@ -14,25 +14,15 @@ freed 16 MB back to the OS after every call and the next call page-faulted: rati
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Callable
 
 import torch
 
 from attnviz.heads import multi_head_attention
+from benchmarks.timing import median_seconds
 
 T, D_MODEL, HEADS = 512, 256, 8
 REPEATS = 30
-
-
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def torch_mha(params: dict, d_model: int, num_heads: int) -> torch.nn.MultiheadAttention:

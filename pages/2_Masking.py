@@ -2,13 +2,14 @@
 
 import streamlit as st
 
+from attnviz import ui
 from attnviz.i18n import t
 from attnviz.ui import base
-from attnviz.ui import masking as view
 
 base.page_setup("nav.masking")
 st.title(t("masking.title"))
 st.markdown(t("masking.intro"))
+view = ui.masking  # imports torch and plotly: only once the title is drawn
 
 choice = view.controls()
 try:

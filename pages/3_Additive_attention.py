@@ -2,13 +2,14 @@
 
 import streamlit as st
 
+from attnviz import ui
 from attnviz.i18n import t
-from attnviz.ui import additive as view
 from attnviz.ui import base
 
 base.page_setup("nav.additive")
 st.title(t("additive.title"))
 st.markdown(t("additive.intro"))
+view = ui.additive  # imports torch and plotly: only once the title is drawn
 
 sizes = view.size_controls()
 with st.expander(t("additive.formula_heading"), expanded=True):

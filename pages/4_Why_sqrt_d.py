@@ -2,13 +2,14 @@
 
 import streamlit as st
 
+from attnviz import ui
 from attnviz.i18n import t
 from attnviz.ui import base
-from attnviz.ui import sqrt_d as view
 
 base.page_setup("nav.sqrt_d")
 st.title(t("sqrt_d.title"))
 st.markdown(t("sqrt_d.intro"))
+view = ui.sqrt_d  # imports torch and plotly: only once the title is drawn
 
 choice = view.controls()
 try:

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
+from attnviz import ui
 from attnviz.i18n import t
 from attnviz.ui import base
-from attnviz.ui import kernels as view
 
 base.page_setup("nav.kernels")
 st.title(t("kernels.title"))
 st.markdown(t("kernels.intro"))
+view = ui.kernels  # imports torch and plotly: only once the title is drawn
 
 choice = view.controls()
 try:

@@ -2,13 +2,14 @@
 
 import streamlit as st
 
+from attnviz import ui
 from attnviz.i18n import t
 from attnviz.ui import base
-from attnviz.ui import multihead as view
 
 base.page_setup("nav.multihead")
 st.title(t("multihead.title"))
 st.markdown(t("multihead.intro"))
+view = ui.multihead  # imports torch and plotly: only once the title is drawn
 
 choice = view.controls()
 try:

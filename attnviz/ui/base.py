@@ -5,14 +5,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz import parsing
+from attnviz.errors import InputError
 from attnviz.i18n import LANGUAGES, set_language, t
+
+# Every page imports this module before its title is drawn: pandas, plotly and torch (through
+# attnviz.parsing) are imported where they are used, so the first elements appear at once.
+if TYPE_CHECKING:
+    import pandas as pd
+    import plotly.graph_objects as go
 
 APP_ROOT = Path(__file__).resolve().parents[2]
 # (script, title key, tour key, icon): the sidebar lists those that exist, so the tour grows.
@@ -59,7 +63,7 @@ def show_error(err: ValueError, what: str | None = None) -> None:
 
     `what` names the input at fault (a matrix, a sentence) in front of the message.
     """
-    detail = str(err) if isinstance(err, parsing.InputError) else t("error.compute", detail=err)
+    detail = str(err) if isinstance(err, InputError) else t("error.compute", detail=err)
     message = detail if what is None else t("error.input", what=what, detail=detail)
     st.error(message, icon=":material/error:")
 
@@ -114,6 +118,8 @@ def download_csv(label: str, data: bytes | Callable[[], bytes], key: str) -> Non
 
 def csv_download(label: str, matrix: Any, rows: list[str], cols: list[str], key: str) -> None:
     """A download button for one matrix as CSV with its labels."""
+    from attnviz import parsing
+
     # Made only when clicked: a 2048 x 2048 matrix takes seconds to write as CSV.
     download_csv(label, functools.partial(parsing.matrix_csv, matrix, rows, cols), key)
 
@@ -143,6 +149,8 @@ def cells_grid(cells_key: str, version_key: str, n: int, m: int) -> frozenset[tu
     The blocked set lives under `cells_key` (no widget holds it). Each commit draws a new grid
     (its key carries the `version_key` count), so an edit is never applied twice.
     """
+    import pandas as pd
+
     init_state(cells_key, frozenset())
     blocked = frozenset((i, j) for i, j in st.session_state[cells_key] if i < n and j < m)
     frame = pd.DataFrame(

@@ -33,38 +33,51 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """`streamlit run dashboard.py` headless on a free loopback port, until the session ends."""
-    port = _free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", "dashboard.py",
+def streamlit_command(script: str, port: int) -> list[str]:
+    """`streamlit run script` headless on a loopback port, as the browser tests run it."""
+    return [
+        sys.executable, "-m", "streamlit", "run", script,
         "--server.headless", "true", "--server.address", "127.0.0.1",
         "--server.port", str(port), "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
+
+
+def wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
+    """Until the server at `url` answers its health check; RuntimeError with its log if not."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"streamlit did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """`streamlit run dashboard.py` headless on a free loopback port, until the session ends."""
+    port = free_port()
     log = (ROOT / ".pytest_cache").joinpath("streamlit-e2e.log")
     log.parent.mkdir(exist_ok=True)
     with log.open("w") as out:
+        command = streamlit_command("dashboard.py", port)
         server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.3)
+            try:
+                wait_healthy(url, server, log, timeout=60)
+            except RuntimeError as err:
+                pytest.fail(str(err))
             yield url
         finally:
             server.terminate()
