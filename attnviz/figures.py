@@ -3,35 +3,85 @@
 Heatmaps read like matrices (row 0 at the top, as in d2l's `show_heatmaps`): positions are
 integers and labels are tick text, so repeated tokens never merge into one row. Every label
 that may come from a person is escaped before it reaches Plotly's pseudo-HTML.
+
+A matrix reaches the browser in one of three encodings chosen by its size (`encoding_for`), so
+that no figure sends more than MAX_FIGURE_BYTES (Streamlit sends `fig.to_json()`): "full"
+(float64 numbers and per-cell hover text with the labels and every hover value), "compact"
+(float32 numbers as a base64 typed array; hover gives positions and the value) and "image"
+(an indexed-colour PNG of the colour-mapped matrix, mean-pooled to at most IMAGE_MAX_SIDE
+pixels a side, beside a colour bar). The numbers behind the limits come from
+`python -m benchmarks.bench_payload`.
 """
 
 from __future__ import annotations
 
+import base64
 import html
+import json
+import struct
+import zlib
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import plotly.graph_objects as go
 import torch
 import torch.nn.functional as F
+from plotly.basedatatypes import BaseTraceType
+from plotly.colors import convert_colors_to_same_type, get_colorscale, hex_to_rgb
 from plotly.subplots import make_subplots
 
 from attnviz.i18n import t
 
 Kind = Literal["scores", "weights", "values"]
+Encoding = Literal["full", "compact", "image"]
 
 # Colour-blind-safe scales that survive a projector: ColorBrewer's diverging RdBu / PuOr
 # centred at 0, and viridis for weights on a fixed 0..1 range.
 COLORSCALES: dict[str, str] = {"scores": "RdBu_r", "weights": "Viridis", "values": "PuOr_r"}
 MASKED_COLOR = "#bdbdbd"
 NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and columns
-# Above this many cells, hover shows positions and the value only: per-cell hover text costs
-# about 80 bytes a cell in the page (measured: 20 MB for three 256 x 256 heatmaps).
-HOVER_CELL_LIMIT = 128 * 128
 FONT_SIZE = 15
 THUMBNAIL_CELLS = 48  # a side of a model-view thumbnail, beyond which it is pooled
 MASK_MARK = "×"
+
+MAX_FIGURE_BYTES = 2_000_000  # the most one figure may send to the browser
+# Per-cell hover text costs ~115 bytes a cell in JSON (query, key, score, weight, "masked":
+# Plotly writes each "<br>" as 14 bytes), so a 96 x 96 masked heatmap with two hover values
+# sends ~1.15 MB and builds in ~0.1 s; 128 x 128 would pass 2 MB.
+FULL_CELL_LIMIT = 96 * 96
+HOVER_CELL_LIMIT = FULL_CELL_LIMIT  # the older name: per-cell hover text up to this many cells
+HOVER_BYTES_LIMIT = 1_200_000  # beyond it (long labels) a "full" matrix is sent compact
+# float32 costs ~6.5 bytes a cell: 0.42 MB at 256 x 256, which Chromium draws in ~50 ms; at
+# 512 x 512 it is 1.4 MB (~80 ms) and at 2048 x 2048 23 MB (~0.8 s, 2.4 s through Streamlit),
+# while the image of any size is under 0.3 MB and draws in ~35 ms.
+IMAGE_CELL_LIMIT = 256 * 256
+# An image pixel per screen pixel at most: the plot is ~600 px tall, and a larger image would
+# be shrunk by the browser dropping rows (pixelated), not averaging them. Random N(0, 1)
+# scores, the worst case for PNG, send 0.25 MB at 2048 x 2048 (pooled 4 x 4).
+IMAGE_MAX_SIDE = 512
+# The click overlay is one SVG point a cell: Chromium spends ~40 us a point drawing it (0.19 s
+# at 64 x 64, 0.67 s at 128 x 128), and it repeats the hover text (+0.47 MB at 64 x 64).
+# Beyond 64 a side, cells of a ~400 px plot are under 7 px: too small to aim at anyway.
+SELECT_CELL_LIMIT = 64 * 64
+# The × marks and cell gaps only where a cell is large enough to hold them (~15 px at 32).
+MARK_LIMIT = 32
+_LEVELS = 255  # colours of the scale in an image; palette entry 255 is MASKED_COLOR
+
+
+def encoding_for(n: int, m: int) -> Encoding:
+    """How an n x m matrix is sent to the browser: "full", "compact" or "image" (see above).
+
+    `heatmap` may still send a "full"-sized matrix compact when its labels are so long that
+    the per-cell hover text would pass HOVER_BYTES_LIMIT.
+    """
+    cells = n * m
+    if cells <= FULL_CELL_LIMIT:
+        return "full"
+    if cells <= IMAGE_CELL_LIMIT:
+        return "compact"
+    return "image"
 
 
 def escape_label(text: object) -> str:
@@ -83,7 +133,48 @@ def _cell_weight(value: float) -> str:
     return f"{value:.2f}".removeprefix("0")
 
 
-def _heatmap_trace(
+@dataclass(frozen=True)
+class _Drawn:
+    """A matrix's traces, their encoding, and (rows, columns) of cells in each image pixel."""
+
+    traces: list[BaseTraceType]
+    encoding: Encoding
+    pool: tuple[int, int] = (1, 1)
+
+
+def _colour_range(shown: np.ndarray, kind: Kind) -> dict[str, float]:
+    if kind == "weights":
+        return {"zmin": 0.0, "zmax": 1.0}
+    finite = shown[np.isfinite(shown)]
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
+
+
+def _json_size(text: str) -> int:
+    # Plotly writes < > / as \u003c, \u003e, \u002f: "<br>" costs 14 bytes.
+    return len(json.dumps(text)) + 5 * sum(text.count(c) for c in "<>/")
+
+
+def _hover_text(
+    rows: list[str],
+    cols: list[str],
+    hover: Mapping[str, np.ndarray],
+    mask: np.ndarray | None,
+    row: str,
+    col: str,
+) -> np.ndarray:
+    """Per cell: query and key labels and every hover value (and "masked"), already escaped."""
+    row_text = np.array([f"{row} {r}<br>{col} " for r in rows], dtype=object)[:, None]
+    text = row_text + np.array(cols, dtype=object)[None, :]  # (n, m)
+    for name, values in hover.items():
+        formatted = np.char.mod("%.4g", values).astype(object)  # as _number: "-inf" stays
+        text = text + f"<br>{escape_label(name)}: " + formatted
+    if mask is not None:
+        text = np.where(mask, text, text + f"<br><b>{escape_label(t('fig.masked'))}</b>")
+    return text
+
+
+def _matrix_traces(
     z: np.ndarray,
     *,
     kind: Kind,
@@ -95,46 +186,45 @@ def _heatmap_trace(
     hover: Mapping[str, np.ndarray],
     show_numbers: bool,
     showscale: bool = True,
-) -> go.Heatmap:
+    hover_bytes: int = HOVER_BYTES_LIMIT,
+) -> _Drawn:
+    """The traces of a matrix in the encoding its size allows (`encoding_for`); "full" turns
+    "compact" when the per-cell hover text would pass `hover_bytes` (long labels)."""
     n, m = z.shape
-    shown = z.copy()
-    if mask is not None:
-        shown[~mask] = np.nan  # a gap, not a colour
-    if kind == "weights":
-        ranges: dict[str, float] = {"zmin": 0.0, "zmax": 1.0}
-    else:
-        finite = shown[np.isfinite(shown)]
-        bound = float(np.abs(finite).max()) if finite.size else 1.0
-        ranges = {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
+    shown = z if mask is None else np.where(mask, z, np.nan)  # masked: a gap, not a colour
+    ranges = _colour_range(shown, kind)
+    row, col = escape_label(row_name), escape_label(col_name)
+    encoding = encoding_for(n, m)
+    if encoding == "image":
+        return _image_traces(shown, kind=kind, ranges=ranges, row=row, col=col, showscale=showscale)
+    texts = None
+    if encoding == "full":
+        rows = [escape_label(r) for r in row_labels]
+        cols = [escape_label(c) for c in col_labels]
+        texts = _hover_text(rows, cols, hover, mask, row, col)
+        # The text's JSON size, with quotes and a comma for each cell.
+        if _json_size("".join(texts.flat)) + 3 * texts.size > hover_bytes:
+            texts, encoding = None, "compact"  # labels too long for per-cell hover text
+    gap = 1 if max(n, m) <= MARK_LIMIT else 0
     trace = go.Heatmap(
-        # float32 halves what the browser receives; the hover text keeps the full numbers.
-        z=shown.astype(np.float32) if n * m > HOVER_CELL_LIMIT else shown,
+        # float32 halves the bytes of float64; the full encoding keeps every digit.
+        z=shown if encoding == "full" else shown.astype(np.float32),
         x=np.arange(m),
         y=np.arange(n),
         colorscale=COLORSCALES[kind],
         showscale=showscale,
-        hoverongaps=True,
-        xgap=1 if max(n, m) <= 32 else 0,
-        ygap=1 if max(n, m) <= 32 else 0,
+        # Compact hover would print a masked cell's value as "NaN": the grey says enough.
+        hoverongaps=texts is not None,
+        xgap=gap,
+        ygap=gap,
         **ranges,
     )
-    if n * m <= HOVER_CELL_LIMIT:
-        rows = np.array([escape_label(r) for r in row_labels], dtype=object)[:, None]
-        cols = np.array([escape_label(c) for c in col_labels], dtype=object)[None, :]
-        text = f"{escape_label(row_name)} " + rows + f"<br>{escape_label(col_name)} " + cols
-        for name, values in hover.items():
-            formatted = np.vectorize(_number, otypes=[object])(values)
-            text = text + f"<br>{escape_label(name)}: " + formatted
-        if mask is not None:
-            text = np.where(mask, text, text + f"<br><b>{escape_label(t('fig.masked'))}</b>")
-        trace.customdata = text
+    if texts is not None:
+        trace.customdata = texts
         trace.hovertemplate = "%{customdata}<extra></extra>"
     else:
-        trace.hovertemplate = (
-            f"{escape_label(row_name)} %{{y}}<br>{escape_label(col_name)} %{{x}}"
-            "<br>%{z:.4g}<extra></extra>"
-        )
-    if show_numbers:
+        trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>%{{z:.4g}}<extra></extra>"
+    if show_numbers and encoding == "full":
         cell = _cell_weight if kind == "weights" else _cell_number
         numbers = np.vectorize(cell, otypes=[object])(z)
         if mask is not None:
@@ -142,7 +232,115 @@ def _heatmap_trace(
         trace.text = numbers
         trace.texttemplate = "%{text}"
         trace.textfont = {"size": FONT_SIZE - 1}
-    return trace
+    return _Drawn([trace], encoding)
+
+
+def _pool_mean(z: np.ndarray, k_rows: int, k_cols: int) -> np.ndarray:
+    """Means of k_rows x k_cols blocks over the cells that are not NaN (masked); NaN where
+    a block has none. Blocks at the bottom and right edges may hold fewer cells."""
+    if k_rows == k_cols == 1:
+        return z
+    n, m = z.shape
+    padded = np.full((-(-n // k_rows) * k_rows, -(-m // k_cols) * k_cols), np.nan)
+    padded[:n, :m] = z
+    blocks = padded.reshape(padded.shape[0] // k_rows, k_rows, padded.shape[1] // k_cols, k_cols)
+    present = ~np.isnan(blocks)
+    sums = np.where(present, blocks, 0.0).sum(axis=(1, 3))
+    counts = present.sum(axis=(1, 3))
+    return np.divide(sums, counts, out=np.full(sums.shape, np.nan), where=counts > 0)
+
+
+def _palette(kind: Kind) -> np.ndarray:
+    """(256, 3) uint8: the kind's colour scale in _LEVELS steps, then MASKED_COLOR.
+
+    Plotly.js interpolates a colour scale linearly in RGB between its stops; so does this.
+    """
+    scale = get_colorscale(COLORSCALES[kind])
+    stops = np.array([float(stop) for stop, _ in scale])
+    colours, _ = convert_colors_to_same_type([colour for _, colour in scale], colortype="tuple")
+    rgb = np.array(colours) * 255.0  # (stops, 3)
+    levels = np.linspace(0.0, 1.0, _LEVELS)
+    steps = np.stack([np.interp(levels, stops, rgb[:, c]) for c in range(3)], axis=1)
+    return np.vstack([steps, hex_to_rgb(MASKED_COLOR)]).round().astype(np.uint8)
+
+
+def _colour_indices(values: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
+    """Palette indices: the value's step on the colour scale, clipped; _LEVELS for NaN."""
+    with np.errstate(invalid="ignore"):
+        steps = np.rint((values - zmin) / (zmax - zmin) * (_LEVELS - 1))
+    steps = np.clip(steps, 0, _LEVELS - 1)
+    return np.where(np.isnan(steps), _LEVELS, steps).astype(np.uint8)
+
+
+def _png(indices: np.ndarray, palette: np.ndarray) -> bytes:
+    """An 8-bit indexed-colour PNG: one byte a pixel, a third of RGB before compression.
+
+    Filter type 0 on every row, as the PNG specification advises for indexed colour: N(0, 1)
+    scores at 512 x 512 take 0.25 MB so, 0.36 MB as RGB and 0.68 MB as RGB with the Sub filter.
+    """
+    height, width = indices.shape
+    rows = np.hstack([np.zeros((height, 1), np.uint8), indices.astype(np.uint8)])
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed colour
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            chunk(b"IHDR", header),
+            chunk(b"PLTE", palette.tobytes()),
+            chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)),
+            chunk(b"IEND", b""),
+        ]
+    )
+
+
+def _colour_bar(kind: Kind, ranges: Mapping[str, float]) -> go.Heatmap:
+    """The colour bar of an image: a one-cell heatmap with the matrix's scale and range, drawn
+    fully transparent (Plotly draws no colour bar for an all-NaN heatmap)."""
+    return go.Heatmap(
+        z=[[ranges["zmin"]]],
+        colorscale=COLORSCALES[kind],
+        showscale=True,
+        opacity=0,
+        hoverinfo="skip",
+        name="colour bar",
+        **ranges,
+    )
+
+
+def _image_traces(
+    shown: np.ndarray,
+    *,
+    kind: Kind,
+    ranges: Mapping[str, float],
+    row: str,
+    col: str,
+    showscale: bool,
+) -> _Drawn:
+    """The matrix as a PNG, each pixel the mean of a block of cells, masked cells in
+    MASKED_COLOR. Each axis is pooled on its own, so a tall, narrow matrix keeps its columns."""
+    n, m = shown.shape
+    k_rows, k_cols = -(-n // IMAGE_MAX_SIDE), -(-m // IMAGE_MAX_SIDE)
+    pooled = _pool_mean(shown, k_rows, k_cols)  # (ceil(n / k_rows), ceil(m / k_cols))
+    png = _png(_colour_indices(pooled, ranges["zmin"], ranges["zmax"]), _palette(kind))
+    pooled_note = t("fig.pooled", rows=k_rows, cols=k_cols)
+    note = f"<br>{escape_label(pooled_note)}" if k_rows * k_cols > 1 else ""
+    image = go.Image(
+        source="data:image/png;base64," + base64.b64encode(png).decode("ascii"),
+        # Pixel centres sit at the centres of their blocks, in cell coordinates.
+        x0=(k_cols - 1) / 2,
+        dx=k_cols,
+        y0=(k_rows - 1) / 2,
+        dy=k_rows,
+        hovertemplate=f"{row} %{{y}}<br>{col} %{{x}}{note}<extra></extra>",
+        name="image",
+    )
+    traces: list[BaseTraceType] = [image]
+    if showscale:
+        traces.append(_colour_bar(kind, ranges))
+    return _Drawn(traces, "image", (k_rows, k_cols))
 
 
 def _masked_markers(mask: np.ndarray) -> go.Scatter:
@@ -152,16 +350,47 @@ def _masked_markers(mask: np.ndarray) -> go.Scatter:
         x=cols,
         y=rows,
         mode="text",
-        text=[MASK_MARK] * len(rows),
+        text=MASK_MARK,
         textfont={"size": FONT_SIZE if max(mask.shape) <= NUMBERS_LIMIT else FONT_SIZE - 5},
         hoverinfo="skip",
         showlegend=False,
     )
 
 
+def _cell_overlay(drawn: _Drawn, n: int, m: int) -> go.Scatter:
+    """One invisible marker on each cell centre: Plotly selects scatter points, not heatmap
+    cells, so this is what a click in `st.plotly_chart(on_select=...)` reports."""
+    rows, cols = np.divmod(np.arange(n * m), m)  # Plotly sends int64 as the smallest int type
+    heat = drawn.traces[0]
+    # The overlay is nearest to the pointer, so Plotly shows its hover and not the heatmap's:
+    # it repeats the heatmap's hover text.
+    if heat.customdata is not None:
+        hover = {"customdata": np.asarray(heat.customdata).reshape(-1)}
+        template = "%{customdata}<extra></extra>"
+    else:
+        hover = {"customdata": np.asarray(heat.z, dtype=np.float32).reshape(-1)}
+        template = heat.hovertemplate.replace("%{z", "%{customdata")
+    return go.Scatter(
+        x=cols,
+        y=rows,
+        mode="markers",
+        name="cells",
+        # Plotly.js hit-tests points of opacity 0 (checked in Chromium). Markers larger than a
+        # cell would tie (Plotly scores every point under the pointer alike) and pick a
+        # neighbour; with the layout's hoverdistance -1 the nearest centre, the cell's own,
+        # wins from anywhere in the cell.
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        hovertemplate=template,
+        showlegend=False,
+        **hover,
+    )
+
+
 def _axis_ticks(labels: list[str]) -> dict[str, object]:
     count = len(labels)
-    if count > 64:  # let Plotly thin the ticks; hover still names every cell
+    if count > 64:  # let Plotly thin the ticks; hover still gives every cell's position
         return {"automargin": True, "tickmode": "auto", "nticks": 16}
     return {
         "automargin": True,
@@ -216,12 +445,15 @@ def heatmap(
     mask: object | None = None,
     hover: Mapping[str, object] | None = None,
     show_numbers: bool | None = None,
+    selectable: bool = False,
 ) -> go.Figure:
     """A matrix as a heatmap: row 0 on top, masked cells as labelled gaps, escaped labels.
 
     `kind` picks the colour scale: "scores" and "values" diverge at 0, "weights" span 0..1.
     `hover` maps names to (n, m) arrays shown on hover (raw score, weight, ...); the matrix
-    itself is shown under `title` when `hover` is not given.
+    itself is shown under `title` when `hover` is not given. Large matrices are sent compact
+    or as an image (`encoding_for`). `selectable` adds the "cells" overlay (last in
+    `fig.data`) that makes a click report its cell (`selected_cell`), up to SELECT_CELL_LIMIT.
     """
     z = _as_array(matrix)
     n, m = z.shape
@@ -232,26 +464,41 @@ def heatmap(
     allowed = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=bool), z.shape)
     if allowed is not None and allowed.all():
         allowed = None
-    hover_arrays = {k: _as_array(v) for k, v in (hover or {title: z}).items()}
+    overlay = selectable and n * m <= SELECT_CELL_LIMIT
+    # Hover values are only sent as per-cell text: the other encodings do not read them.
+    wanted = encoding_for(n, m) == "full"
+    hover_arrays = {k: _as_array(v) for k, v in (hover or {title: z}).items()} if wanted else {}
     if show_numbers is None:
         show_numbers = max(n, m) <= NUMBERS_LIMIT
-    fig = go.Figure(
-        _heatmap_trace(
-            z,
-            kind=kind,
-            row_labels=rows,
-            col_labels=cols,
-            row_name=row_name or t("fig.hover.query"),
-            col_name=col_name or t("fig.hover.key"),
-            mask=allowed,
-            hover=hover_arrays,
-            show_numbers=show_numbers,
-        )
+    drawn = _matrix_traces(
+        z,
+        kind=kind,
+        row_labels=rows,
+        col_labels=cols,
+        row_name=row_name or t("fig.hover.query"),
+        col_name=col_name or t("fig.hover.key"),
+        mask=allowed,
+        hover=hover_arrays,
+        show_numbers=show_numbers,
+        # The overlay repeats the hover text: half the budget each.
+        hover_bytes=HOVER_BYTES_LIMIT // 2 if overlay else HOVER_BYTES_LIMIT,
     )
-    if allowed is not None:
+    fig = go.Figure(drawn.traces)
+    marks = drawn.encoding == "full" and max(n, m) <= MARK_LIMIT
+    if allowed is not None and marks:
         fig.add_trace(_masked_markers(allowed))
+    notes = []
+    if allowed is not None:
+        # Cells up to MARK_LIMIT a side hold a ×; smaller ones are only grey (the plot's
+        # background shows through the gap, or the image's pixel is MASKED_COLOR).
+        sign = MASK_MARK if marks else f'<span style="color:{MASKED_COLOR}">■</span>'
+        notes.append(f"{sign} = {escape_label(t('fig.masked'))}")
+    if drawn.pool != (1, 1):
+        rows_k, cols_k = drawn.pool
+        notes.append(escape_label(t("fig.pooled", rows=rows_k, cols=cols_k)))
+    if notes:
         fig.add_annotation(
-            text=f"{MASK_MARK} = {escape_label(t('fig.masked'))}",
+            text="   ".join(notes),
             xref="paper",
             yref="paper",
             x=1.0,
@@ -269,17 +516,28 @@ def heatmap(
     )
     fig.update_yaxes(
         title=escape_label(y_title or t("fig.queries")),
-        autorange="reversed",
         showgrid=False,
         **_axis_ticks(rows),
+        **_rows_down(n, drawn),
     )
     fig.update_xaxes(range=[-0.5, m - 0.5], zeroline=False)
     fig.update_yaxes(zeroline=False)
+    if overlay:
+        fig.add_trace(_cell_overlay(drawn, n, m))
+        fig.update_layout(hoverdistance=-1)  # no cut-off: a click on a large cell still counts
     # The keys' axis sits on top, like a matrix's column labels: leave room above it for the title.
     style(fig, title, height=int(min(760, max(320, 150 + 40 * n))), top=105)
-    if allowed is not None:
+    if notes:
         fig.update_layout(margin_b=36)  # room for the "× = masked" note
     return fig
+
+
+def _rows_down(n: int, drawn: _Drawn) -> dict[str, Any]:
+    """Row 0 on top. An image's last block may reach past row n - 1, so its range is fixed,
+    and Plotly's square image pixels are not forced on a matrix that is not square."""
+    if drawn.encoding == "image":
+        return {"range": [n - 0.5, -0.5], "autorange": False, "scaleanchor": False}
+    return {"autorange": "reversed"}
 
 
 def query_breakdown(
@@ -356,26 +614,25 @@ def query_breakdown(
     rows = [*keys, t("fig.breakdown.output")]
     dims = default_labels("v", d_v)
     table = np.vstack([contributions, output])  # (m + 1, d_v)
-    fig.add_trace(
-        _heatmap_trace(
-            table,
-            kind="values",
-            row_labels=rows,
-            col_labels=dims,
-            row_name=t("fig.hover.key"),
-            col_name=t("fig.dims"),
-            mask=None,
-            hover={t("fig.hover.value"): table},
-            show_numbers=max(m + 1, d_v) <= NUMBERS_LIMIT,
-            showscale=False,
-        ),
-        row=1,
-        col=3,
+    drawn = _matrix_traces(
+        table,
+        kind="values",
+        row_labels=rows,
+        col_labels=dims,
+        row_name=t("fig.hover.key"),
+        col_name=t("fig.dims"),
+        mask=None,
+        hover={t("fig.hover.value"): table},
+        show_numbers=max(m + 1, d_v) <= NUMBERS_LIMIT,
+        showscale=False,
     )
+    fig.add_trace(drawn.traces[0], row=1, col=3)
     for col, labels in ((1, keys), (2, keys)):
         fig.update_xaxes(row=1, col=col, **_axis_ticks(labels))
     fig.update_xaxes(row=1, col=3, side="bottom", **_axis_ticks(dims))
-    fig.update_yaxes(row=1, col=3, autorange="reversed", **_axis_ticks(rows))
+    fig.update_yaxes(row=1, col=3, **_axis_ticks(rows), **_rows_down(m + 1, drawn))
+    if drawn.encoding == "image":
+        fig.update_xaxes(row=1, col=3, range=[-0.5, d_v - 0.5])
     fig.update_yaxes(row=1, col=2, range=[0, 1.15])
     fig.update_layout(
         barmode="group",
@@ -441,11 +698,14 @@ def head_grid(
     layer_label: str,
     head_label: str,
     selected: tuple[int, int] | None = None,
+    selectable: bool = False,
 ) -> go.Figure:
     """The model view: one small weights heatmap per (layer, head), layers down, heads across.
 
     `attentions` is (L, H, r, c). Hover names the layer, head and the row/column positions; the
     enlarged head view (`heatmap`) carries the token labels. `selected` gets a frame.
+    `selectable` adds, after the L x H heatmaps, one "heads" marker per thumbnail at its centre
+    with `customdata` [layer, head], so that a click reports the head (`selected_head`).
     Thumbnails larger than THUMBNAIL_CELLS a side are average-pooled to that size: a thumbnail
     is about 80 pixels wide, and 72 heads of 259 x 259 tokens would send 19 MB to the browser.
     """
@@ -484,6 +744,16 @@ def head_grid(
                 row=layer + 1,
                 col=head + 1,
             )
+    if selectable:
+        thumb_rows, thumb_cols = array.shape[-2:]
+        for layer in range(layers):
+            for head in range(heads):
+                fig.add_trace(
+                    _head_marker(layer, head, thumb_rows, thumb_cols, layer_label, head_label),
+                    row=layer + 1,
+                    col=head + 1,
+                )
+        fig.update_layout(hoverdistance=-1)  # the nearest marker is the thumbnail's own
     fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False)
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, autorange="reversed")
     if selected is not None:
@@ -494,6 +764,59 @@ def head_grid(
     fig.update_annotations(font_size=FONT_SIZE - 3)
     style(fig, title, height=int(90 * layers + 80), top=80)
     return fig.update_layout(plot_bgcolor="white")
+
+
+def _head_marker(
+    layer: int, head: int, rows: int, cols: int, layer_label: str, head_label: str
+) -> go.Scatter:
+    """An invisible marker at a thumbnail's centre (one trace a subplot: a trace has one pair of
+    axes). Its hover replaces the heatmap's, which Plotly hides under a nearer point."""
+    return go.Scatter(
+        x=[(cols - 1) / 2],
+        y=[(rows - 1) / 2],
+        customdata=[[layer, head]],
+        mode="markers",
+        name="heads",
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        hovertemplate=(
+            f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}<extra></extra>"
+        ),
+        showlegend=False,
+    )
+
+
+def _field(container: object, name: str) -> Any:
+    if isinstance(container, Mapping):
+        return container.get(name)
+    return getattr(container, name, None)
+
+
+def _selected_points(selection: Mapping[str, Any] | object) -> list[Any]:
+    """The points of a Streamlit plotly event state (`state.selection.points`), of its
+    `selection`, or of plain dicts shaped like them; [] when nothing is selected."""
+    inner = _field(selection, "selection")
+    points = _field(selection if inner is None else inner, "points")
+    return list(points) if points else []
+
+
+def selected_cell(selection: Mapping[str, Any] | object) -> tuple[int, int] | None:
+    """(row, column) of the first clicked cell of a `heatmap(..., selectable=True)`, or None."""
+    for point in _selected_points(selection):
+        x, y = _field(point, "x"), _field(point, "y")
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            return round(y), round(x)
+    return None
+
+
+def selected_head(selection: Mapping[str, Any] | object) -> tuple[int, int] | None:
+    """(layer, head) of the first clicked thumbnail of a `head_grid(..., selectable=True)`."""
+    for point in _selected_points(selection):
+        data = _field(point, "customdata")
+        if isinstance(data, Sequence) and not isinstance(data, str) and len(data) == 2:
+            return int(data[0]), int(data[1])
+    return None
 
 
 def vector_rows(

@@ -1,0 +1,384 @@
+"""The three encodings of a heatmap (full, compact, image), the 2 MB cap, and click to inspect."""
+
+from __future__ import annotations
+
+import base64
+import io
+from types import SimpleNamespace
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+import torch
+from PIL import Image
+from plotly.colors import get_colorscale, hex_to_rgb, sample_colorscale, unlabel_rgb
+
+from attnviz import figures
+from attnviz.attention import attend, causal_mask
+from tests.plotly_data import decode, figure_json
+
+ATTACK = "<img src=x onerror=alert(1)>"
+
+
+def randn(*shape: int, seed: int = 0) -> np.ndarray:
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed)).numpy()
+
+
+def weights_figure(n: int, *, selectable: bool = False, masked: bool = True) -> go.Figure:
+    """The Playground's weights heatmap: hover with score and weight, a causal mask."""
+    gen = torch.Generator().manual_seed(0)
+    q, k = torch.randn(n, 16, generator=gen), torch.randn(n, 16, generator=gen)
+    result = attend(q, k, k, mask=causal_mask(n) if masked else None)
+    return figures.heatmap(
+        result.weights,
+        title="w",
+        kind="weights",
+        mask=result.mask,
+        hover={"score": result.scores, "weight": result.weights},
+        selectable=selectable,
+    )
+
+
+def png_pixels(fig: go.Figure) -> np.ndarray:
+    """The RGB pixels of the figure's image trace, (rows, columns, 3)."""
+    source = fig.data[0].source
+    assert source.startswith("data:image/png;base64,")
+    png = Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1])))
+    return np.asarray(png.convert("RGB")).astype(int)
+
+
+def scale_colour(kind: str, value: float, zmin: float, zmax: float) -> np.ndarray:
+    """The colour Plotly.js gives `value`, from the kind's colour scale (linear in RGB)."""
+    scale = get_colorscale(figures.COLORSCALES[kind])
+    fraction = float(np.clip((value - zmin) / (zmax - zmin), 0.0, 1.0))
+    return np.array(unlabel_rgb(sample_colorscale(scale, [fraction])[0]), dtype=float)
+
+
+def payload(fig: go.Figure) -> int:
+    return len(fig.to_json())  # what st.plotly_chart sends
+
+
+# --- which encoding ---
+
+
+@pytest.mark.parametrize(
+    ("shape", "encoding"),
+    [
+        ((4, 4), "full"),
+        ((96, 96), "full"),
+        ((2048, 4), "full"),
+        ((97, 96), "compact"),
+        ((200, 200), "compact"),
+        ((256, 256), "compact"),
+        ((257, 256), "image"),
+        ((2048, 256), "image"),
+        ((2048, 2048), "image"),
+    ],
+)
+def test_encoding_follows_the_number_of_cells(shape, encoding):
+    assert figures.encoding_for(*shape) == encoding
+    assert figures.FULL_CELL_LIMIT < figures.IMAGE_CELL_LIMIT
+    assert figures.SELECT_CELL_LIMIT <= figures.FULL_CELL_LIMIT  # click targets have hover text
+
+
+# --- full ---
+
+
+def test_full_sends_every_number_and_a_hover_text_per_cell():
+    fig = weights_figure(40)
+    heat = fig.data[0]
+    data = figure_json(fig)["data"][0]
+    gen = torch.Generator().manual_seed(0)
+    q, k = torch.randn(40, 16, generator=gen), torch.randn(40, 16, generator=gen)
+    result = attend(q, k, k, mask=causal_mask(40))
+    z = decode(data["z"])
+    assert z.dtype == np.float64
+    allowed = causal_mask(40).numpy()
+    np.testing.assert_array_equal(z[allowed], result.weights.double().numpy()[allowed])
+    assert np.isnan(z[~allowed]).all()
+    assert heat.hovertemplate == "%{customdata}<extra></extra>" and heat.hoverongaps
+    hover = np.asarray(heat.customdata)
+    assert hover.shape == (40, 40)
+    assert hover[7, 3] == (
+        f"query q7<br>key k3<br>score: {result.scores[7, 3].item():.4g}"
+        f"<br>weight: {result.weights[7, 3].item():.4g}"
+    )
+    assert hover[3, 7].endswith("<br><b>masked</b>")
+    # Cells of ~15 px or less get no × marks: the note names the grey instead.
+    assert [trace.type for trace in fig.data] == ["heatmap"]
+    assert fig.layout.annotations[0].text.endswith("■</span> = masked")
+
+
+def test_small_masked_matrix_keeps_its_marks_and_note():
+    fig = figures.heatmap(np.eye(3), title="w", kind="weights", mask=np.eye(3, dtype=bool))
+    assert fig.data[1].mode == "text" and len(fig.data[1].x) == 6
+    assert fig.layout.annotations[0].text == "× = masked"
+    assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_full_with_long_labels_is_sent_compact_under_the_cap():
+    labels = [f"{'x' * 300}{i}" for i in range(90)]
+    fig = figures.heatmap(
+        randn(90, 90), title="s", kind="scores", row_labels=labels, col_labels=labels
+    )
+    assert fig.data[0].customdata is None and "%{z:.4g}" in fig.data[0].hovertemplate
+    assert payload(fig) < figures.MAX_FIGURE_BYTES
+
+
+# --- compact ---
+
+
+def test_compact_sends_float32_numbers_and_positions_in_the_hover():
+    scores = randn(200, 200)
+    mask = causal_mask(200).numpy()
+    fig = figures.heatmap(scores, title="s", kind="scores", mask=mask)
+    assert [trace.type for trace in fig.data] == ["heatmap"]  # no × marks, no per-cell text
+    data = figure_json(fig)["data"][0]
+    assert data["z"]["dtype"] == "f4"
+    z = decode(data["z"])
+    np.testing.assert_array_equal(z[mask], scores.astype(np.float32)[mask])
+    assert np.isnan(z[~mask]).all()
+    assert "customdata" not in data and "text" not in data
+    assert data["hoverongaps"] is False  # no "NaN" hover on masked cells
+    assert data["hovertemplate"] == "query %{y}<br>key %{x}<br>%{z:.4g}<extra></extra>"
+    bound = float(np.abs(scores[mask]).max())
+    assert (data["zmin"], data["zmax"], data["zmid"]) == (-bound, bound, 0.0)
+    assert fig.layout.yaxis.autorange == "reversed"
+    assert "■</span> = masked" in fig.layout.annotations[0].text
+
+
+# --- image ---
+
+
+def test_image_pixels_are_the_colour_scale_of_the_pooled_means():
+    scores = randn(2048, 2048)
+    fig = figures.heatmap(scores, title="s", kind="scores")
+    image, bar = fig.data
+    assert image.type == "image" and (image.dx, image.dy) == (4, 4)
+    assert (image.x0, image.y0) == (1.5, 1.5)  # pixel (0, 0) covers cells 0..3
+    pixels = png_pixels(fig)
+    assert pixels.shape == (512, 512, 3)
+    bound = float(np.abs(scores).max())
+    for row, col in [(0, 0), (100, 7), (511, 511), (300, 450)]:
+        mean = scores[4 * row : 4 * row + 4, 4 * col : 4 * col + 4].mean()
+        expected = scale_colour("scores", mean, -bound, bound)
+        np.testing.assert_allclose(pixels[row, col], expected, atol=3)
+    # The colour bar of the other encodings, with the same range.
+    assert bar.type == "heatmap" and bar.showscale and bar.opacity == 0
+    assert (bar.zmin, bar.zmax, bar.colorscale) == (
+        -bound,
+        bound,
+        figures.heatmap(np.ones((2, 2)), title="x", kind="scores").data[0].colorscale,
+    )
+    assert "mean of 4 × 4 cells" in image.hovertemplate
+    assert "mean of 4 × 4 cells" in fig.layout.annotations[0].text
+    assert list(fig.layout.yaxis.range) == [2047.5, -0.5]  # row 0 on top
+    assert list(fig.layout.xaxis.range) == [-0.5, 2047.5]
+
+
+def test_image_draws_masked_cells_grey_and_keeps_weights_on_0_to_1():
+    gen = torch.Generator().manual_seed(1)
+    q, k = torch.randn(300, 8, generator=gen), torch.randn(300, 8, generator=gen)
+    result = attend(q, k, k, mask=causal_mask(300))
+    fig = figures.heatmap(result.weights, title="w", kind="weights", mask=result.mask)
+    image, bar = fig.data
+    assert (image.dx, image.dy) == (1, 1) and "mean of" not in image.hovertemplate
+    assert (bar.zmin, bar.zmax) == (0.0, 1.0)
+    pixels = png_pixels(fig)
+    assert pixels.shape == (300, 300, 3)
+    grey = np.array(hex_to_rgb(figures.MASKED_COLOR))
+    np.testing.assert_array_equal(pixels[0, 1], grey)
+    np.testing.assert_array_equal(pixels[10, 299], grey)
+    for row, col in [(0, 0), (299, 0), (150, 20), (299, 299)]:
+        expected = scale_colour("weights", result.weights[row, col].item(), 0.0, 1.0)
+        np.testing.assert_allclose(pixels[row, col], expected, atol=3)
+    assert "■</span> = masked" in fig.layout.annotations[0].text
+
+
+def test_image_pools_a_block_over_its_allowed_cells_only():
+    values = np.arange(1024 * 1024, dtype=float).reshape(1024, 1024) % 7
+    mask = causal_mask(1024).numpy()
+    fig = figures.heatmap(values, title="v", kind="values", mask=mask)
+    pixels = png_pixels(fig)
+    bound = float(np.abs(values[mask]).max())
+    # The diagonal block (rows 2..3, columns 2..3) holds 3 allowed cells.
+    block, allowed = values[2:4, 2:4], mask[2:4, 2:4]
+    expected = scale_colour("values", block[allowed].mean(), -bound, bound)
+    np.testing.assert_allclose(pixels[1, 1], expected, atol=3)
+    np.testing.assert_array_equal(pixels[0, 1], hex_to_rgb(figures.MASKED_COLOR))
+
+
+def test_image_pools_each_axis_on_its_own():
+    fig = figures.heatmap(randn(2048, 256), title="v", kind="values")
+    image = fig.data[0]
+    assert (image.dy, image.dx) == (4, 1)
+    assert png_pixels(fig).shape == (512, 256, 3)
+    assert "mean of 4 × 1 cells" in fig.layout.annotations[0].text
+
+
+def test_query_breakdown_draws_a_large_table_as_an_image():
+    m, d_v = 2048, 256
+    weights = torch.softmax(torch.from_numpy(randn(m)), dim=0)
+    fig = figures.query_breakdown(
+        query=0,
+        scores=randn(m),
+        masked_scores=randn(m),
+        weights=weights,
+        values=randn(m, d_v),
+    )
+    assert fig.data[-1].type == "image"
+    assert list(fig.layout.yaxis3.range) == [m + 0.5, -0.5]
+    assert payload(fig) < figures.MAX_FIGURE_BYTES
+
+
+# --- the cap ---
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_random_2048_scores_stay_under_the_cap(masked):
+    fig = figures.heatmap(
+        randn(2048, 2048),
+        title="s",
+        kind="scores",
+        mask=causal_mask(2048) if masked else None,
+    )
+    assert payload(fig) < figures.MAX_FIGURE_BYTES
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: figures.heatmap(randn(2048, 256), title="v", kind="values"),
+        lambda: weights_figure(96),  # the largest full matrix, two hover values and a mask
+        lambda: weights_figure(64, selectable=True),  # the largest with a click overlay
+        lambda: weights_figure(256),  # the largest compact one
+        lambda: figures.head_grid(
+            torch.rand(6, 12, 128, 128).softmax(-1),
+            title="g",
+            layer_label="layer",
+            head_label="head",
+            selectable=True,
+        ),
+    ],
+    ids=["values-2048x256", "full-96", "overlay-64", "compact-256", "head-grid-128"],
+)
+def test_largest_figures_stay_under_the_cap(build):
+    assert payload(build()) < figures.MAX_FIGURE_BYTES
+
+
+# --- escaping ---
+
+
+@pytest.mark.parametrize(("n", "encoding"), [(3, "full"), (120, "compact"), (600, "image")])
+def test_user_text_is_escaped_in_every_encoding(n, encoding):
+    assert figures.encoding_for(n, n) == encoding
+    fig = figures.heatmap(
+        randn(n, n),
+        title=ATTACK,
+        kind="scores",
+        row_labels=[ATTACK] * n,
+        col_labels=[f"%{{z}}{j}" for j in range(n)],
+        row_name=ATTACK,
+        col_name="%{x}",
+        x_title=ATTACK,
+        y_title=ATTACK,
+        mask=np.tril(np.ones((n, n), dtype=bool)),
+        selectable=True,
+    )
+    spec = fig.to_json()
+    assert "<img" not in spec and "\\u003cimg" not in spec
+    assert "%{z}0" not in spec and "%{x} " not in spec
+    heat = fig.data[0]
+    hover = heat.hovertemplate if heat.customdata is None else heat.customdata[0][0]
+    assert hover.startswith(f"{figures.escape_label(ATTACK)} ")
+    assert f"{figures.escape_label('%{x}')} " in hover
+
+
+# --- click to inspect ---
+
+
+def test_cells_overlay_sits_on_every_cell_centre_last():
+    fig = weights_figure(5, selectable=True)
+    overlay = fig.data[-1]
+    assert overlay.type == "scatter" and overlay.name == "cells"
+    assert overlay.marker.opacity == 0 and overlay.showlegend is False
+    assert overlay.hoverinfo != "skip"  # skipped points cannot be clicked
+    data = figure_json(fig)["data"][-1]
+    rows, cols = np.divmod(np.arange(25), 5)
+    np.testing.assert_array_equal(decode(data["x"]), cols)
+    np.testing.assert_array_equal(decode(data["y"]), rows)
+    # Plotly shows the nearest point's hover only: the overlay repeats the heatmap's.
+    assert overlay.hovertemplate == fig.data[0].hovertemplate
+    np.testing.assert_array_equal(
+        np.asarray(overlay.customdata), np.asarray(fig.data[0].customdata).reshape(-1)
+    )
+    assert fig.layout.hoverdistance == -1
+
+
+def test_cells_overlay_only_when_asked_and_small_enough():
+    assert "cells" not in [trace.name for trace in weights_figure(5).data]
+    side = int(figures.SELECT_CELL_LIMIT**0.5)
+    assert weights_figure(side, selectable=True).data[-1].name == "cells"
+    big = figures.heatmap(randn(side + 1, side), title="s", kind="scores", selectable=True)
+    assert "cells" not in [trace.name for trace in big.data]
+    assert big.layout.hoverdistance is None
+
+
+def test_cells_overlay_halves_the_hover_budget_and_shows_the_value_when_compact():
+    labels = [f"{'x' * 300}{i}" for i in range(40)]  # ~0.9 MB of hover text
+    scores = randn(40, 40)
+    common = {"title": "s", "kind": "scores", "row_labels": labels, "col_labels": labels}
+    assert figures.heatmap(scores, **common).data[0].customdata is not None
+    fig = figures.heatmap(scores, **common, selectable=True)  # the text would be sent twice
+    assert fig.data[0].customdata is None
+    overlay = fig.data[-1]
+    assert overlay.hovertemplate == "query %{y}<br>key %{x}<br>%{customdata:.4g}<extra></extra>"
+    np.testing.assert_array_equal(overlay.customdata, scores.astype(np.float32).reshape(-1))
+    assert payload(fig) < figures.MAX_FIGURE_BYTES
+
+
+def test_head_grid_overlay_has_one_marker_per_thumbnail():
+    attn = torch.rand(2, 3, 100, 100).softmax(-1)
+    plain = figures.head_grid(attn, title="g", layer_label="layer", head_label="head")
+    assert len(plain.data) == 6
+    fig = figures.head_grid(
+        attn, title="g", layer_label="layer", head_label="head", selectable=True
+    )
+    heatmaps, markers = fig.data[:6], fig.data[6:]
+    assert len(markers) == 6 and {m.name for m in markers} == {"heads"}
+    for index, (heat, marker) in enumerate(zip(heatmaps, markers, strict=True)):
+        layer, head = divmod(index, 3)
+        assert list(marker.customdata[0]) == [layer, head]
+        assert (marker.xaxis, marker.yaxis) == (heat.xaxis, heat.yaxis)
+        assert (marker.x[0], marker.y[0]) == (23.5, 23.5)  # the centre of a 48 x 48 thumbnail
+        assert marker.marker.opacity == 0
+        assert marker.hovertemplate == f"layer {layer}, head {head}<extra></extra>"
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"selection": {"points": [{"x": 2, "y": 1, "curve_number": 1, "point_index": 7}]}},
+        {"points": [{"x": 2.0000001, "y": 0.9999999}], "point_indices": [7]},
+        SimpleNamespace(selection=SimpleNamespace(points=[{"x": 2, "y": 1}])),
+        {"selection": {"points": [{"curve_number": 0}, {"x": 2, "y": 1}]}},
+    ],
+)
+def test_selected_cell_reads_the_first_point(state):
+    assert figures.selected_cell(state) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [None, {}, {"selection": {"points": []}}, {"selection": {"points": [{"x": "a", "y": 1}]}}],
+)
+def test_selected_cell_is_none_without_a_point(state):
+    assert figures.selected_cell(state) is None
+
+
+def test_selected_head_reads_customdata():
+    point = {"x": 23.5, "y": 23.5, "curve_number": 13, "customdata": [4, 7]}
+    assert figures.selected_head({"selection": {"points": [point]}}) == (4, 7)
+    assert figures.selected_head(SimpleNamespace(points=[point])) == (4, 7)
+    assert figures.selected_head({"selection": {"points": [{"x": 1, "y": 2}]}}) is None
+    assert figures.selected_head(None) is None
