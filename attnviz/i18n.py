@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from attnviz.strings import additive, kernels, masking, multihead, sqrt_d
+from attnviz.strings import additive, kernels, links, masking, multihead, sqrt_d
 
 DEFAULT_LANGUAGE = "en"
 
@@ -324,10 +324,18 @@ EN: dict[str, str] = {
     "parse.too_many_pairs": "{found} pairs: at most {limit} pairs are allowed.",
     "parse.csv_columns": "The CSV needs the columns premise and hypothesis; it has {found}.",
     "parse.csv_pair_empty": "Row {row} of the CSV (counting from the first row under the header): the premise and the hypothesis both need some text.",
+    # --- figure export (attnviz/ui/export.py) ---
+    "export.menu_help": "Download this figure as a PNG image or an interactive HTML page.",
+    "export.png": "PNG image",
+    "export.png_help": "A picture of the figure at twice the screen resolution. It is made when you click, which takes a few seconds the first time.",
+    "export.no_kaleido": "PNG export is not available: the kaleido package is not installed. The HTML and CSV downloads still work.",
+    "export.no_browser": "PNG export is not available: it needs Chromium or Chrome, and neither was found (install Debian's chromium package, or set BROWSER_PATH to the browser). The HTML and CSV downloads still work.",
+    "export.html": "Interactive HTML",
+    "export.html_help": "A standalone web page with the interactive figure (about 5 MB). It opens in any browser, without an internet connection.",
 }
 
 # The teaching pages keep their strings in attnviz/strings/<page>.py, merged here.
-for _page in (masking, additive, sqrt_d, kernels, multihead):
+for _page in (masking, additive, sqrt_d, kernels, multihead, links):
     _clash = EN.keys() & _page.EN.keys()
     if _clash:
         raise KeyError(f"catalogue keys defined twice: {sorted(_clash)}")

@@ -64,7 +64,12 @@ def test_playground_default_matches_the_backend():
     np.testing.assert_allclose(z_of(at, "pg_output"), expected.output, rtol=1e-5)
     np.testing.assert_allclose(z_of(at, "pg_values"), v, rtol=1e-6)
     assert "sums to 1" in at.success[0].value
-    assert len(at.get("download_button")) == 4
+    keys = [button.key for button in at.get("download_button")]
+    assert len([k for k in keys if k.startswith("download_pg_")]) == 4  # the matrices as CSV
+    charts = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert len(charts) == 6
+    assert {f"png_{c}" for c in charts} | {f"html_{c}" for c in charts} <= set(keys)
+    assert "pg_state_save" in keys
 
 
 @pytest.mark.parametrize("score", ["dot", "cosine", "general", "additive", "gaussian"])

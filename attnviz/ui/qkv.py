@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ import torch
 from attnviz import figures, formulas, parsing
 from attnviz.attention import SCORES, AttentionResult, attend, causal_mask, row_check
 from attnviz.i18n import t
+from attnviz.ui import links
 from attnviz.ui.base import bump, cells_grid, csv_download, init_state, plot, show_error
 
 # Session-state keys of the inputs and controls.
@@ -66,6 +68,16 @@ CELLS = "mask_cells"  # frozenset of (query, key) pairs that are blocked; no wid
 CELLS_VERSION = "mask_cells_version"
 FILL = "mask_fill"
 
+QUERY = "pg_query"  # the Playground's selected query (row)
+KEY = "pg_key"  # and key (column), set by a click on a heatmap cell
+CONTROL_DEFAULTS: dict[str, Any] = {
+    SCORE: "scaled_dot",
+    TEMPERATURE: 1.0,
+    SIGMA: 1.0,
+    HIDDEN: 8,
+    PARAM_SEED: 0,
+}
+
 GRID_LIMIT = 24  # the grid editor shows matrices up to this many rows and columns
 CELLS_LIMIT = 16
 RANDOM_MAX_ROWS = 2048
@@ -108,6 +120,36 @@ PRESETS: dict[str, Preset] = {
 DEFAULT_PRESET = "small"
 
 
+FILL_NAMES: dict[str, float] = {"-1e6": -1e6, "-1e9": -1e9, "-inf": float("-inf")}
+# The Playground's settings in a link (ui.links): short names, the widgets' bounds.
+PLAYGROUND_LINK: tuple[links.Param, ...] = (
+    links.choice_param("src", SOURCE, "edit", tuple(SOURCE_LABELS)),
+    links.choice_param("preset", PRESET, DEFAULT_PRESET, tuple(PRESETS)),
+    links.bool_param("self", SELF_ATTENTION, not PRESETS[DEFAULT_PRESET].keys),
+    links.text_param("Q", TEXTS["queries"], PRESETS[DEFAULT_PRESET].queries),
+    links.text_param("K", TEXTS["keys"], PRESETS[DEFAULT_PRESET].keys),
+    links.text_param("V", TEXTS["values"], PRESETS[DEFAULT_PRESET].values),
+    links.int_param("n", RANDOM["n"], 6, 1, RANDOM_MAX_ROWS),
+    links.int_param("m", RANDOM["m"], 8, 1, RANDOM_MAX_ROWS),
+    links.int_param("dq", RANDOM["d_q"], 4, 1, RANDOM_MAX_DIM),
+    links.int_param("dk", RANDOM["d_k"], 4, 1, RANDOM_MAX_DIM),
+    links.int_param("dv", RANDOM["d_v"], 3, 1, RANDOM_MAX_DIM),
+    links.int_param("seed", RANDOM["seed"], 0, 0, 2**31 - 1),
+    links.choice_param("score", SCORE, "scaled_dot", SCORES),
+    links.float_param("T", TEMPERATURE, 1.0, 0.05, 5.0),
+    links.float_param("sigma", SIGMA, 1.0, 0.1, 5.0),
+    links.int_param("h", HIDDEN, 8, 1, 256),
+    links.int_param("pseed", PARAM_SEED, 0, 0, 2**31 - 1),
+    links.text_param("lens", VALID_LENS, "", max_chars=200),
+    links.bool_param("causal", CAUSAL),
+    links.bool_param("cells_on", CELLS_ON),
+    links.cells_param("cells", CELLS),
+    links.choice_param("fill", FILL, -1e6, FILL_NAMES),
+    links.int_param("q", QUERY, 0, 0, RANDOM_MAX_ROWS - 1),
+    links.int_param("k", KEY, 0, 0, RANDOM_MAX_ROWS - 1),
+)
+
+
 @dataclass(frozen=True)
 class QKV:
     """The inputs of one attention computation, with labels for the axes."""
@@ -145,8 +187,13 @@ def _load_preset(name: str) -> None:
 
 
 def _init_inputs() -> None:
-    if TEXTS["queries"] not in st.session_state:
-        _load_preset(DEFAULT_PRESET)
+    # Each on its own: a link may have set some of them already (ui.links).
+    preset = PRESETS[DEFAULT_PRESET]
+    for name in MATRICES:
+        init_state(TEXTS[name], getattr(preset, name))
+    init_state(SELF_ATTENTION, not preset.keys)
+    init_state(VALID_LENS, preset.valid_lens)
+    init_state(CELLS, frozenset())
     init_state(SOURCE, "edit")
     init_state(PRESET, DEFAULT_PRESET)
     for name, value in {"n": 6, "m": 8, "d_q": 4, "d_k": 4, "d_v": 3, "seed": 0}.items():
@@ -384,12 +431,13 @@ def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, tor
 
 def attention_controls(n: int, m: int) -> AttentionChoice:
     """Sidebar: scoring function, its parameters, temperature and masks."""
+    for key, value in CONTROL_DEFAULTS.items():
+        init_state(key, value)
     with st.sidebar:
         st.subheader(t("controls.heading"))
         score = st.selectbox(
             t("controls.score"),
             SCORES,
-            index=1,
             key=SCORE,
             format_func=lambda s: t(SCORE_LABELS[s]),
             persist_state="session",
@@ -397,18 +445,17 @@ def attention_controls(n: int, m: int) -> AttentionChoice:
         params: dict[str, Any] = {}
         if score == "gaussian":
             params["sigma"] = st.slider(
-                t("controls.sigma"), 0.1, 5.0, 1.0, 0.1, key=SIGMA, persist_state="session"
+                t("controls.sigma"), 0.1, 5.0, step=0.1, key=SIGMA, persist_state="session"
             )
         if score == "additive":
             params["h"] = st.number_input(
-                t("controls.hidden"), 1, 256, 8, key=HIDDEN, persist_state="session"
+                t("controls.hidden"), 1, 256, key=HIDDEN, persist_state="session"
             )
         if score in ("general", "additive"):
             params["seed"] = st.number_input(
                 t("controls.param_seed"),
                 0,
                 2**31 - 1,
-                0,
                 key=PARAM_SEED,
                 help=t("controls.param_seed.help"),
                 persist_state="session",
@@ -417,8 +464,7 @@ def attention_controls(n: int, m: int) -> AttentionChoice:
             t("controls.temperature"),
             0.05,
             5.0,
-            1.0,
-            0.05,
+            step=0.05,
             key=TEMPERATURE,
             help=t("controls.temperature.help"),
             persist_state="session",
@@ -477,14 +523,20 @@ def build_mask(choice: AttentionChoice, n: int, m: int) -> torch.Tensor | None:
     return mask
 
 
-def result_figures(result: AttentionResult, qkv: QKV) -> dict[str, go.Figure]:
-    """The step-by-step heatmaps of one result, for every page that shows them."""
+def result_figures(
+    result: AttentionResult, qkv: QKV, selectable: bool = False
+) -> dict[str, go.Figure]:
+    """The step-by-step heatmaps of one result, for every page that shows them.
+
+    `selectable` gives the three attention heatmaps click targets (figures.heatmap).
+    """
     hover = {t("fig.hover.score"): result.scores, t("fig.hover.weight"): result.weights}
     common: dict[str, Any] = {
         "row_labels": qkv.query_labels,
         "col_labels": qkv.key_labels,
         "mask": result.mask,
         "hover": hover,
+        "selectable": selectable,
     }
     d_v = qkv.values.shape[1]
     dims = figures.default_labels("v", d_v)
@@ -565,29 +617,86 @@ def show_row_check(result: AttentionResult, fill_value: float) -> None:
         )
 
 
-def show_steps(result: AttentionResult, qkv: QKV, key: str) -> None:
-    """Raw scores, masked scores and weights side by side; values and outputs below."""
-    figs = result_figures(result, qkv)
+def _cell_clicked(chart_key: str, query_key: str, key_key: str) -> None:
+    """A heatmap cell was clicked: its row becomes the selected query, its column the key."""
+    cell = figures.selected_cell(st.session_state.get(chart_key))
+    if cell is not None:
+        st.session_state[query_key], st.session_state[key_key] = cell
+
+
+def show_steps(
+    result: AttentionResult,
+    qkv: QKV,
+    key: str,
+    query_key: str | None = None,
+    key_key: str | None = None,
+) -> None:
+    """Raw scores, masked scores and weights side by side; values and outputs below.
+
+    With `query_key` and `key_key`, clicking a cell of the three attention heatmaps selects
+    that query and key (on matrices small enough for click targets, figures.SELECT_CELL_LIMIT).
+    """
+    clickable = query_key is not None and key_key is not None
+    figs = result_figures(result, qkv, selectable=clickable)
     for column, name in zip(st.columns(3), ("scores", "masked_scores", "weights"), strict=True):
+        chart = f"{key}_{name}"
+        on_select = None
+        if query_key is not None and key_key is not None:
+            on_select = functools.partial(_cell_clicked, chart, query_key, key_key)
         with column:
-            plot(figs[name], key=f"{key}_{name}")
+            plot(figs[name], key=chart, on_select=on_select)
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
         with column:
             plot(figs[name], key=f"{key}_{name}")
-    if max(result.weights.shape[-2:]) > figures.NUMBERS_LIMIT:
+    n, m = result.weights.shape[-2:]
+    if max(n, m) > figures.NUMBERS_LIMIT:
         st.caption(t("playground.big_note", limit=figures.NUMBERS_LIMIT))
+    if clickable:
+        small = n * m <= figures.SELECT_CELL_LIMIT
+        st.caption(t("playground.click_tip") if small else t("playground.pick_tip"))
 
 
-def query_selector(labels: list[str], key: str) -> int:
-    """Which query to inspect (clicking cells comes with the browser issue)."""
+def query_selector(labels: list[str], key: str, key_key: str | None = None, m: int = 0) -> int:
+    """Which query to inspect: a selector (typing filters it), also set by clicking a cell.
+
+    The choice survives reruns that keep the matrix's shape; a new shape starts at query 0.
+    """
+    n = len(labels)
+    shape_key = f"{key}_shape"
+    if st.session_state.get(shape_key, (n, m)) != (n, m):
+        st.session_state[key] = 0
+        if key_key is not None:
+            st.session_state[key_key] = 0
+    st.session_state[shape_key] = (n, m)
+    init_state(key, 0)
+    if not 0 <= int(st.session_state[key] or 0) < n:
+        st.session_state[key] = 0
     index = st.selectbox(
         t("playground.breakdown_query"),
-        range(len(labels)),
+        range(n),
         key=key,
         format_func=lambda i: labels[i],
         persist_state="session",
     )
-    return min(int(index or 0), len(labels) - 1)
+    return min(int(index or 0), n - 1)
+
+
+def show_selected_cell(result: AttentionResult, qkv: QKV, query: int, key_key: str) -> None:
+    """The exact numbers of the selected cell (query, key), whatever the heatmap's encoding."""
+    col = int(st.session_state.get(key_key, 0) or 0)
+    if not 0 <= col < len(qkv.key_labels):
+        return
+    allowed = result.mask is None or bool(result.mask[query, col])
+    st.caption(
+        t(
+            "playground.selected_cell",
+            query=figures.escape_label(qkv.query_labels[query]),
+            key_label=figures.escape_label(qkv.key_labels[col]),
+            score=f"{float(result.scores[query, col]):.6g}",
+            weight=f"{float(result.weights[query, col]):.6g}",
+            masked="" if allowed else t("playground.selected_masked"),
+        )
+    )
 
 
 def show_breakdown(result: AttentionResult, qkv: QKV, query: int, key: str) -> None:

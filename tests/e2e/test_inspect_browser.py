@@ -1,0 +1,134 @@
+"""Click to inspect, shareable links, export and large matrices, in a real Chromium."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+import numpy as np
+from PIL import Image
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_playground_browser import WEIGHTS, Z_OF, wait_for_charts, wait_idle, z_of
+
+# The per-query breakdown: its title names the query, its "weight" bars hold the row.
+BREAKDOWN = (
+    "() => { const d = Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => (d.layout.title.text || '').startsWith('Query '));"
+    " if (!d) return null;"
+    " const bars = d._fullData.find(t => t.name === 'weight');"
+    " return {title: d.layout.title.text, y: Array.from(bars.y)}; }"
+)
+# Page coordinates of cell (row, col) of the chart titled `title`.
+CELL_XY = (
+    "([title, row, col]) => { const d = Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => d.layout.title.text === title); const L = d._fullLayout;"
+    " const box = d.getBoundingClientRect();"
+    " return [box.left + L.xaxis._offset + L.xaxis.d2p(col),"
+    " box.top + L.yaxis._offset + L.yaxis.d2p(row)]; }"
+)
+TRACE_TYPES = (
+    "title => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => d.layout.title.text === title)._fullData.map(t => t.type)"
+)
+
+
+IMAGE_SOURCE = (
+    "title => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => d.layout.title.text === title)._fullData.find(t => t.type === 'image').source"
+)
+
+
+def click_cell(page, title: str, row: int, col: int) -> None:
+    x, y = page.evaluate(CELL_XY, [title, row, col])
+    page.mouse.click(x, y)
+
+
+def test_clicking_a_cell_selects_its_query_and_the_link_reopens_the_view(app_url, page, browser):
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    assert page.evaluate(BREAKDOWN)["title"].startswith("Query q0")
+    weights = z_of(page, WEIGHTS)
+
+    click_cell(page, WEIGHTS, 2, 1)
+    page.wait_for_function(f"() => ({BREAKDOWN})().title.startsWith('Query q2')", timeout=30_000)
+    wait_idle(page)
+    np.testing.assert_allclose(page.evaluate(BREAKDOWN)["y"], weights[2], rtol=1e-5)
+    assert page.get_by_text(re.compile(r"Selected cell q2 → k1")).count() == 1
+
+    # A second click on another cell of the same matrix moves the selection again.
+    click_cell(page, "Raw scores", 1, 3)
+    page.wait_for_function(f"() => ({BREAKDOWN})().title.startsWith('Query q1')", timeout=30_000)
+    wait_idle(page)
+    page.screenshot(path=str(SCREENSHOTS / "inspect.png"))
+
+    # The address bar now holds the view: a fresh browser context opens the same figures.
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Causal (query i sees keys 0..i)").click()
+    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
+    wait_idle(page)
+    page.wait_for_function("() => location.search.includes('causal=1')", timeout=30_000)
+    url = page.url
+    assert "q=1" in url
+    expected = z_of(page, WEIGHTS)
+    other = browser.new_context(viewport={"width": 1400, "height": 1500})
+    try:
+        fresh = other.new_page()
+        fresh.goto(url)
+        wait_for_charts(fresh, 6)
+        np.testing.assert_array_equal(np.isnan(z_of(fresh, WEIGHTS)), np.isnan(expected))
+        np.testing.assert_allclose(z_of(fresh, WEIGHTS), expected, rtol=1e-6)
+        assert fresh.evaluate(BREAKDOWN)["title"].startswith("Query q1")
+    finally:
+        other.close()
+
+
+def test_a_1024_matrix_renders_as_an_image_and_redraws(app_url, page):
+    query = "src=random&n=1024&m=1024&dq=16&dk=16&dv=8&seed=3"
+    page.goto(f"{app_url}/Playground?{query}")
+    wait_for_charts(page, 6)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert "image" in page.evaluate(TRACE_TYPES, WEIGHTS)
+    before = page.evaluate(IMAGE_SOURCE, WEIGHTS)
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input').first
+    slider.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "([title, old]) => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".find(d => d.layout.title.text === title).data[0].source !== old",
+        arg=[WEIGHTS, before],
+        timeout=60_000,
+    )
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    # The image is a real picture in the weights' colour scale.
+    data = page.evaluate(IMAGE_SOURCE, WEIGHTS)
+    png = Image.open(io.BytesIO(base64.b64decode(data.split(",", 1)[1])))
+    assert png.size[0] >= 256
+
+
+def test_a_figure_downloads_as_png_and_html(app_url, page):
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    column = page.locator('[data-testid="stColumn"]', has_text=WEIGHTS)
+    menu = column.get_by_test_id("stPopoverButton").first
+    menu.click()  # the export menu under the attention weights
+    body = page.locator('[data-testid="stPopoverBody"]')
+    with page.expect_download(timeout=60_000) as download:
+        body.get_by_role("button", name="PNG image").click()
+    data = download.value.path().read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    picture = Image.open(io.BytesIO(data))
+    assert picture.size[0] >= 600 and picture.size[1] >= 400
+    assert download.value.suggested_filename == "Attention_weights_softmax.png"
+    # The picture holds the chart: more than a few colours (not a blank page).
+    assert len(picture.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 20
+
+    if not body.get_by_role("button", name="Interactive HTML").is_visible():
+        menu.click()
+    with page.expect_download(timeout=60_000) as download:
+        body.get_by_role("button", name="Interactive HTML").click()
+    html = download.value.path().read_text(encoding="utf-8")
+    assert "Attention weights" in html and "<script src=" not in html

@@ -1,0 +1,179 @@
+"""Shareable links (attnviz.ui.links): settings in the URL, hostile values, state files."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+from streamlit.testing.v1 import AppTest
+
+from attnviz import ui
+from attnviz.attention import attend
+from attnviz.ui import links
+from tests.test_pages import ROOT, TIMEOUT, z_of
+
+PLAYGROUND = "pages/1_Playground.py"
+
+
+def open_with(page: str, query: dict[str, str]) -> AppTest:
+    """Open `page` from a link carrying `query` (a fresh session, as a pasted link is)."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.run()
+    at.switch_page(page)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+# --------------------------------------------------------------------------------------
+# Param: parse and format
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("param", "raw", "value"),
+    [
+        (links.int_param("n", "k", 6, 1, 2048), "12", 12),
+        (links.int_param("n", "k", 6, 1, 2048), " 7 ", 7),
+        (links.float_param("T", "k", 1.0, 0.05, 5.0), "0.25", 0.25),
+        (links.bool_param("c", "k"), "1", True),
+        (links.bool_param("c", "k"), "false", False),
+        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "cosine", "cosine"),
+        (links.choice_param("f", "k", -1e6, {"-1e6": -1e6, "-inf": -math.inf}), "-inf", -math.inf),
+        (links.text_param("Q", "k"), "1, 2\n3, 4", "1, 2\n3, 4"),
+        (links.cells_param("cells", "k"), "0.1,2.3", frozenset({(0, 1), (2, 3)})),
+        (links.cells_param("cells", "k"), "", frozenset()),
+    ],
+)
+def test_params_parse_and_format_round_trip(param, raw, value):
+    assert param.parse(raw) == value
+    assert param.parse(param.format(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("param", "raw"),
+    [
+        (links.int_param("n", "k", 6, 1, 2048), "-1"),
+        (links.int_param("n", "k", 6, 1, 2048), "99999999"),
+        (links.int_param("n", "k", 6, 1, 2048), "1" * 5000),
+        (links.int_param("n", "k", 6, 1, 2048), "1.5"),
+        (links.int_param("n", "k", 6, 1, 2048), "<script>"),
+        (links.float_param("T", "k", 1.0, 0.05, 5.0), "nan"),
+        (links.float_param("T", "k", 1.0, 0.05, 5.0), "inf"),
+        (links.float_param("T", "k", 1.0, 0.05, 5.0), "1e309"),
+        (links.float_param("T", "k", 1.0, 0.05, 5.0), "0"),
+        (links.bool_param("c", "k"), "maybe"),
+        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "<script>alert(1)</script>"),
+        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "__class__"),
+        (links.text_param("Q", "k"), "1\x002"),
+        (links.cells_param("cells", "k"), "0.1,x.2"),
+        (links.cells_param("cells", "k", limit=2), "0.1,0.2,0.3"),
+    ],
+)
+def test_bad_values_are_refused(param, raw):
+    with pytest.raises(ValueError):
+        param.parse(raw)
+
+
+# --------------------------------------------------------------------------------------
+# The Playground from a link
+# --------------------------------------------------------------------------------------
+
+
+def test_a_link_restores_the_playground():
+    query = {
+        "src": "random",
+        "n": "5",
+        "m": "7",
+        "dq": "3",
+        "dk": "3",
+        "dv": "2",
+        "seed": "42",
+        "score": "dot",
+        "T": "0.5",
+        "causal": "1",
+        "q": "3",
+    }
+    at = open_with(PLAYGROUND, query)
+    assert not at.warning
+    gen = torch.Generator().manual_seed(42)
+    q, k, v = (torch.randn(*s, generator=gen) for s in ((5, 3), (7, 3), (7, 2)))
+    mask = torch.ones(5, 7, dtype=torch.bool).tril()
+    expected = attend(q, k, v, score="dot", temperature=0.5, mask=mask)
+    shown = np.where(mask.numpy(), expected.weights.numpy(), np.nan)  # masked cells are gaps
+    np.testing.assert_allclose(z_of(at, "pg_weights"), shown, rtol=1e-5, atol=1e-7)
+    assert at.selectbox(key=ui.QUERY).value == 3
+    assert at.toggle(key=ui.CAUSAL).value is True
+
+
+def test_a_link_restores_typed_matrices_and_fill():
+    query = {"Q": "1, 0\n0, 2", "K": "1, 1\n0, 1\n2, 0", "V": "1\n2\n3", "fill": "-inf"}
+    at = open_with(PLAYGROUND, query)
+    expected = attend(
+        torch.tensor([[1.0, 0.0], [0.0, 2.0]]),
+        torch.tensor([[1.0, 1.0], [0.0, 1.0], [2.0, 0.0]]),
+        torch.tensor([[1.0], [2.0], [3.0]]),
+    )
+    np.testing.assert_allclose(z_of(at, "pg_weights"), expected.weights, rtol=1e-5)
+    assert at.session_state[ui.FILL] == -math.inf
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"n": "-1", "src": "random"},
+        {"n": "99999999", "src": "random"},
+        {"score": "<script>alert(1)</script>"},
+        {"T": "nan"},
+        {"fill": "0"},
+        {"cells": "../../etc"},
+    ],
+)
+def test_hostile_values_fall_back_to_defaults_with_a_notice(query):
+    at = open_with(PLAYGROUND, query)
+    notices = [w.value for w in at.warning]
+    assert any("defaults" in n for n in notices), notices
+    bad = [name for name in query if name != "src"]
+    assert all(f"`{name}`" in notices[0] for name in bad), notices
+    assert "<script>" not in " ".join(notices)
+    assert at.selectbox(key=ui.SCORE).value == "scaled_dot"
+    assert at.slider(key=ui.TEMPERATURE).value == 1.0
+    assert at.session_state[ui.RANDOM["n"]] == 6
+
+
+def test_unknown_parameters_are_ignored_with_a_note():
+    at = open_with(PLAYGROUND, {"evil": "<img src=x onerror=alert(1)>", "score": "cosine"})
+    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert any("does not know" in c.value for c in at.caption)
+    assert not at.warning
+
+
+def test_the_url_holds_the_changed_settings():
+    at = open_with(PLAYGROUND, {})
+    at.selectbox(key=ui.SCORE).set_value("cosine").run()
+    at.slider(key=ui.TEMPERATURE).set_value(0.5).run()
+    assert links.current_values(ui.PLAYGROUND_LINK, at.session_state) == {
+        "score": "cosine",
+        "T": "0.5",
+    }
+    assert at.query_params.get("score") in ("cosine", ["cosine"])
+    assert at.query_params.get("T") in ("0.5", ["0.5"])
+
+
+def test_a_state_file_round_trips_long_matrices():
+    at = open_with(PLAYGROUND, {})
+    long_text = "\n".join(", ".join(str(i + j) for j in range(8)) for i in range(120))
+    at.text_area(key=ui.TEXTS["queries"]).input(long_text).run()
+    at.toggle(key=ui.SELF_ATTENTION).set_value(True).run()
+    assert not at.exception
+    notes = [c.value for c in at.caption]
+    assert any("too long for a link" in n for n in notes), notes
+    assert "Q" not in at.query_params
+    data = json.loads(links.state_json(ui.PLAYGROUND_LINK, at.session_state))
+    assert data["Q"] == long_text
+    assert data["self"] == "1"
