@@ -12,7 +12,9 @@ ui.plot(ui.figures.pipeline_figure(), key="home_pipeline")
 
 st.subheader(t("home.example_heading"))
 st.markdown(t("home.example_text"))
+ui.restore_link(ui.HOME_LINK, page="home")
 result, qkv = ui.tiny_example()
+ui.publish_link(ui.HOME_LINK)
 ui.plot(ui.result_figures(result, qkv)["weights"], key="home_weights")
 
 st.subheader(t("home.tour_heading"))

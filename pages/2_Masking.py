@@ -10,8 +10,10 @@ base.page_setup("nav.masking")
 st.title(t("masking.title"))
 st.markdown(t("masking.intro"))
 view = ui.masking  # imports torch and plotly: only once the title is drawn
+ui.restore_link(ui.MASKING_LINK, page="masking")
 
 choice = view.controls()
+ui.publish_link(ui.MASKING_LINK)
 try:
     lens, result = view.compute_choice(choice)
 except ValueError as err:

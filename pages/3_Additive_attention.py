@@ -10,6 +10,7 @@ base.page_setup("nav.additive")
 st.title(t("additive.title"))
 st.markdown(t("additive.intro"))
 view = ui.additive  # imports torch and plotly: only once the title is drawn
+ui.restore_link(ui.ADDITIVE_LINK, page="additive")
 
 sizes = view.size_controls()
 with st.expander(t("additive.formula_heading"), expanded=True):
@@ -17,6 +18,7 @@ with st.expander(t("additive.formula_heading"), expanded=True):
         st.latex(line)
 
 params = view.param_editors(sizes)
+ui.publish_link(ui.ADDITIVE_LINK)
 if params is None:
     st.stop()
 try:
@@ -40,3 +42,4 @@ view.show_features(results, query)
 st.subheader(t("additive.compare_heading"))
 st.markdown(t("additive.compare_text"))
 view.show_comparison(results)
+ui.share_panel(ui.ADDITIVE_LINK, key="ad")

@@ -10,8 +10,10 @@ base.page_setup("nav.sqrt_d")
 st.title(t("sqrt_d.title"))
 st.markdown(t("sqrt_d.intro"))
 view = ui.sqrt_d  # imports torch and plotly: only once the title is drawn
+ui.restore_link(ui.SQRT_D_LINK, page="sqrt_d")
 
 choice = view.controls()
+ui.publish_link(ui.SQRT_D_LINK)
 try:
     result = view.compute(choice)
 except ValueError as err:

@@ -10,8 +10,10 @@ base.page_setup("nav.kernels")
 st.title(t("kernels.title"))
 st.markdown(t("kernels.intro"))
 view = ui.kernels  # imports torch and plotly: only once the title is drawn
+ui.restore_link(ui.KERNELS_LINK, page="kernels")
 
 choice = view.controls()
+ui.publish_link(ui.KERNELS_LINK)
 try:
     data = view.data(choice.n_train, choice.seed, choice.noise)
     result = view.regression(choice)

@@ -10,8 +10,10 @@ base.page_setup("nav.multihead")
 st.title(t("multihead.title"))
 st.markdown(t("multihead.intro"))
 view = ui.multihead  # imports torch and plotly: only once the title is drawn
+ui.restore_link(ui.MULTIHEAD_LINK, page="multihead")
 
 choice = view.controls()
+ui.publish_link(ui.MULTIHEAD_LINK)
 try:
     computed = view.compute(choice)
 except ValueError as err:
@@ -36,3 +38,4 @@ with st.expander(t("multihead.formula_heading"), expanded=True):
 
 st.subheader(t("multihead.downloads_heading"))
 view.show_downloads(computed)
+ui.share_panel(ui.MULTIHEAD_LINK, key="mh")

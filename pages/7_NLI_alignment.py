@@ -8,9 +8,11 @@ from attnviz.i18n import t
 ui.page_setup("nli.title")
 st.title(t("nli.title"))
 st.markdown(t("nli.intro"))
+ui.restore_link(ui.NLI_LINK, page="nli")
 
 model = ui.encoder()
 choice = ui.nli_controls(model.num_layers)
+ui.publish_link(ui.NLI_LINK)
 try:
     pairs, index = ui.nli_inputs()
     with st.spinner(t("model.computing")):
@@ -27,3 +29,4 @@ ui.show_nli_compare(result, index, key="nli")
 
 if len(pairs) > 1:
     ui.show_nli_batch(result, pairs, key="nli")
+ui.share_panel(ui.NLI_LINK, key="nli")

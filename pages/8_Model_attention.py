@@ -8,8 +8,10 @@ from attnviz.i18n import t
 ui.page_setup("model.title")
 st.title(t("model.title"))
 st.markdown(t("model.intro"))
+ui.restore_link(ui.MODEL_LINK, page="model")
 
 model = ui.encoder()
+ui.publish_link(ui.MODEL_LINK)
 try:
     text_a, text_b = ui.model_inputs()
     choice = ui.model_controls(model.num_layers, model.num_heads, is_pair=text_b is not None)
@@ -20,3 +22,4 @@ except ValueError as err:
     st.stop()
 
 ui.show_model(encoded, choice, key="view")
+ui.share_panel(ui.MODEL_LINK, key="model")

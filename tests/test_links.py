@@ -177,3 +177,34 @@ def test_a_state_file_round_trips_long_matrices():
     data = json.loads(links.state_json(ui.PLAYGROUND_LINK, at.session_state))
     assert data["Q"] == long_text
     assert data["self"] == "1"
+
+
+# --------------------------------------------------------------------------------------
+# The model pages from a link
+# --------------------------------------------------------------------------------------
+
+
+def test_a_link_restores_the_nli_page():
+    query = {"premise": "A cat sleeps.", "hypothesis": "An animal rests.", "source": "static"}
+    query |= {"seed": "7", "rows": "0"}
+    at = open_with("pages/7_NLI_alignment.py", query)
+    assert not at.warning
+    assert at.text_area(key=ui.NLI_PREMISE).value == "A cat sleeps."
+    assert at.text_area(key=ui.NLI_HYPOTHESIS).value == "An animal rests."
+    assert at.selectbox(key=ui.NLI_SOURCE).value == "static"
+    assert at.number_input(key=ui.NLI_SEED).value == 7
+    assert at.toggle(key=ui.NLI_ROWS).value is False
+    ticks = " ".join(str(c.proto.spec) for c in at.get("plotly_chart"))
+    assert "cat" in ticks and "animal" in ticks
+
+
+def test_a_link_restores_the_model_page_and_refuses_a_layer_it_does_not_have():
+    at = open_with("pages/8_Model_attention.py", {"layer": "3", "head": "5", "merge": "1"})
+    assert at.selectbox(key=ui.MODEL_LAYER).value == 3
+    assert at.selectbox(key=ui.MODEL_HEAD).value == 5
+    assert at.toggle(key=ui.MODEL_MERGE).value is True
+    assert any("Layer 3, head 5" in c.proto.spec for c in at.get("plotly_chart"))
+
+    at = open_with("pages/8_Model_attention.py", {"layer": "99", "head": "<b>1</b>"})
+    assert "`layer`" in at.warning[0].value and "`head`" in at.warning[0].value
+    assert at.selectbox(key=ui.MODEL_LAYER).value == 0

@@ -120,7 +120,10 @@ def test_model_page_matches_the_model(encoder):
         z_of(at, "view_average"), encoded.attentions[0].mean(dim=0), atol=1e-5
     )
     grid = chart(at, "view_grid")
-    assert len(grid["data"]) == encoder.num_layers * encoder.num_heads
+    thumbnails = [trace for trace in grid["data"] if trace["type"] == "heatmap"]
+    assert len(thumbnails) == encoder.num_layers * encoder.num_heads
+    targets = [trace for trace in grid["data"] if trace.get("name") == "heads"]
+    assert len(targets) == encoder.num_layers * encoder.num_heads  # one click target each
     np.testing.assert_allclose(
         decode(grid["data"][5 * 12 + 3]["z"]), encoded.attentions[5, 3], atol=1e-5
     )

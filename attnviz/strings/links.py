@@ -6,8 +6,8 @@ EN: dict[str, str] = {
     ),
     "links.unknown": "The link had {count} setting(s) this page does not know; they were ignored.",
     "links.too_long": (
-        "The typed matrices are too long for a link ({chars} characters, at most {limit}): "
-        "a copied link keeps the other settings. Save the state as a file to share the matrices."
+        "Some typed text is too long for a link ({chars} characters, at most {limit}): a copied "
+        "link keeps the other settings. Save the state as a file (Share, below) to pass it on."
     ),
     "links.heading": "Share",
     "links.help": (
@@ -37,4 +37,6 @@ EN: dict[str, str] = {
     "playground.selected_masked": " (masked)",
     # Large matrices drawn as images
     "fig.pooled": "each pixel: mean of {rows} × {cols} cells",
+    # Model page
+    "model.grid_click": "Click a thumbnail to enlarge that layer's head above.",
 }

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from attnviz.ui import multihead as multihead
     from attnviz.ui import qkv as qkv
     from attnviz.ui import sqrt_d as sqrt_d
+    from attnviz.ui.additive import ADDITIVE_LINK
     from attnviz.ui.base import (
         APP_ROOT,
         LANG,
@@ -43,7 +44,9 @@ if TYPE_CHECKING:
         show_tour,
         table,
     )
+    from attnviz.ui.kernels import KERNELS_LINK
     from attnviz.ui.links import publish_link, restore_link, share_panel
+    from attnviz.ui.masking import MASKING_LINK
     from attnviz.ui.model import (
         BLOCKS,
         MAX_SENTENCE_CHARS,
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
         MODEL_HEAD,
         MODEL_HIDE,
         MODEL_LAYER,
+        MODEL_LINK,
         MODEL_MERGE,
         MODEL_PRESET,
         NLI_BATCH,
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
         NLI_FS,
         NLI_HYPOTHESIS,
         NLI_LAYER,
+        NLI_LINK,
         NLI_MODE,
         NLI_MODES,
         NLI_PREMISE,
@@ -88,6 +93,7 @@ if TYPE_CHECKING:
         show_nli_notes,
         show_nli_pair,
     )
+    from attnviz.ui.multihead import MULTIHEAD_LINK
     from attnviz.ui.qkv import (
         CAUSAL,
         CELLS,
@@ -101,6 +107,7 @@ if TYPE_CHECKING:
         GRID_TOGGLE,
         GRID_VERSION,
         HIDDEN,
+        HOME_LINK,
         KEY,
         MATRICES,
         MATRIX_LABELS,
@@ -144,6 +151,7 @@ if TYPE_CHECKING:
         sizes,
         tiny_example,
     )
+    from attnviz.ui.sqrt_d import SQRT_D_LINK
 
 # Modules reached as attributes: the figure builders and this package's submodules.
 _MODULES = {"figures": "attnviz.figures"} | {
@@ -155,6 +163,7 @@ _MODULES = {"figures": "attnviz.figures"} | {
 }  # fmt: skip
 # The module that defines each exported name (the imports above say the same to the type checker).
 _SOURCES: dict[str, tuple[str, ...]] = {
+    "attnviz.ui.additive": ("ADDITIVE_LINK",),
     "attnviz.ui.base": (
         "APP_ROOT",
         "LANG",
@@ -185,6 +194,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "NLI_CHOICE",
         "NLI_F",
         "NLI_FS",
+        "NLI_LINK",
+        "MODEL_LINK",
         "NLI_HYPOTHESIS",
         "NLI_LAYER",
         "NLI_MODE",
@@ -214,7 +225,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "show_nli_notes",
         "show_nli_pair",
     ),
+    "attnviz.ui.kernels": ("KERNELS_LINK",),
     "attnviz.ui.links": ("publish_link", "restore_link", "share_panel"),
+    "attnviz.ui.masking": ("MASKING_LINK",),
+    "attnviz.ui.multihead": ("MULTIHEAD_LINK",),
+    "attnviz.ui.sqrt_d": ("SQRT_D_LINK",),
     "attnviz.ui.qkv": (
         "KEY",
         "PLAYGROUND_LINK",
@@ -232,6 +247,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "GRID_TOGGLE",
         "GRID_VERSION",
         "HIDDEN",
+        "HOME_LINK",
         "MATRICES",
         "MATRIX_LABELS",
         "PARAM_SEED",
@@ -292,6 +308,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ADDITIVE_LINK",
     "APP_ROOT",
     "BLOCKS",
     "CAUSAL",
@@ -306,8 +323,11 @@ __all__ = [
     "GRID_TOGGLE",
     "GRID_VERSION",
     "HIDDEN",
+    "HOME_LINK",
+    "KERNELS_LINK",
     "KEY",
     "LANG",
+    "MASKING_LINK",
     "MATRICES",
     "MATRIX_LABELS",
     "MAX_SENTENCE_CHARS",
@@ -317,14 +337,17 @@ __all__ = [
     "MODEL_HEAD",
     "MODEL_HIDE",
     "MODEL_LAYER",
+    "MODEL_LINK",
     "MODEL_MERGE",
     "MODEL_PRESET",
+    "MULTIHEAD_LINK",
     "NLI_BATCH",
     "NLI_CHOICE",
     "NLI_F",
     "NLI_FS",
     "NLI_HYPOTHESIS",
     "NLI_LAYER",
+    "NLI_LINK",
     "NLI_MODE",
     "NLI_MODES",
     "NLI_PREMISE",
@@ -352,6 +375,7 @@ __all__ = [
     "SIZE_LABELS",
     "SOURCE",
     "SOURCE_LABELS",
+    "SQRT_D_LINK",
     "TEMPERATURE",
     "TEXTS",
     "TINY_TEMPERATURE",

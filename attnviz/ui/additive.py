@@ -18,6 +18,7 @@ import torch
 from attnviz import figures, formulas, parsing
 from attnviz.attention import AttentionResult, attend
 from attnviz.i18n import get_language, t
+from attnviz.ui import links
 from attnviz.ui.base import init_state, plot, show_error
 from attnviz.ui.qkv import random_inputs
 
@@ -48,8 +49,28 @@ TEXTS = {"W_q": "ad_text_W_q", "W_k": "ad_text_W_k", "w_v": "ad_text_w_v"}
 # The (h, d_q, d_k, param_seed) the parameter texts were drawn for: when it changes, the texts
 # no longer fit and are drawn anew; while it stays, a person's edits stay.
 DRAWN_FOR = "ad_params_drawn_for"
+DRAWN = "ad_params_drawn"  # the texts drawn for DRAWN_FOR
+# Each parameter's text where it differs from the seeded draw, else "": what a link or a state
+# file carries (the draw itself follows from the sizes and the seed).
+EDITS = {"W_q": "ad_edit_W_q", "W_k": "ad_edit_W_k", "w_v": "ad_edit_w_v"}
+EDITS_SEEN = "ad_edits_seen"  # EDITS as the page last wrote them; a change came from outside
 REDRAW = "ad_redraw"
 QUERY = "ad_query"
+# The page's settings in a link (ui.links): short names, the widgets' bounds.
+ADDITIVE_LINK: tuple[links.Param, ...] = (
+    links.int_param("n", SIZES["n"], DEFAULTS["n"], 1, LIMITS["n"]),
+    links.int_param("m", SIZES["m"], DEFAULTS["m"], 1, LIMITS["m"]),
+    links.int_param("dq", SIZES["d_q"], DEFAULTS["d_q"], 1, LIMITS["d_q"]),
+    links.int_param("dk", SIZES["d_k"], DEFAULTS["d_k"], 1, LIMITS["d_k"]),
+    links.int_param("dv", SIZES["d_v"], DEFAULTS["d_v"], 1, LIMITS["d_v"]),
+    links.int_param("seed", SIZES["seed"], DEFAULTS["seed"], 0, 2**31 - 1),
+    links.int_param("h", SIZES["h"], DEFAULTS["h"], 1, LIMITS["h"]),
+    links.int_param("pseed", SIZES["param_seed"], DEFAULTS["param_seed"], 0, 2**31 - 1),
+    links.text_param("Wq", EDITS["W_q"]),
+    links.text_param("Wk", EDITS["W_k"]),
+    links.text_param("wv", EDITS["w_v"]),
+    links.int_param("q", QUERY, 0, 0, LIMITS["n"] - 1),
+)
 
 
 @dataclass(frozen=True)
@@ -234,12 +255,23 @@ def _redraw() -> None:
 def param_editors(sizes: Sizes) -> Params | None:
     """Three text areas prefilled with the seeded W_q, W_k, w_v; None (errors shown) if any
     does not parse or has the wrong shape. What was typed stays."""
+    # Edits set by a link or a state file since the last run (ui.links) go over the draw.
+    seen = st.session_state.get(EDITS_SEEN, {})
+    incoming = {
+        name: str(st.session_state[EDITS[name]])
+        for name in PARAMS
+        if st.session_state.get(EDITS[name], "") != seen.get(name, "")
+    }
     drawn_for = (sizes.h, sizes.d_q, sizes.d_k, sizes.param_seed)
-    if st.session_state.get(DRAWN_FOR) != drawn_for:
+    if st.session_state.get(DRAWN_FOR) != drawn_for or DRAWN not in st.session_state:
         drawn = param_texts(seeded_params(*drawn_for))
         for name in PARAMS:
             st.session_state[TEXTS[name]] = drawn[name]
         st.session_state[DRAWN_FOR] = drawn_for
+        st.session_state[DRAWN] = drawn
+    drawn = st.session_state[DRAWN]
+    for name, text in incoming.items():
+        st.session_state[TEXTS[name]] = text or drawn[name]
     labels = {
         "W_q": t("additive.W_q", h=sizes.h, d_q=sizes.d_q),
         "W_k": t("additive.W_k", h=sizes.h, d_k=sizes.d_k),
@@ -261,6 +293,12 @@ def param_editors(sizes: Sizes) -> Params | None:
                     # A shape error names the parameter itself; a parse error needs it in front.
                     show_error(err, what=None if err.key == "additive_shape" else name)
         st.button(t("additive.redraw"), key=REDRAW, on_click=_redraw)
+    edits = {
+        name: "" if text == drawn[name] else text for name, text in zip(PARAMS, texts, strict=True)
+    }
+    for name, text in edits.items():
+        st.session_state[EDITS[name]] = text
+    st.session_state[EDITS_SEEN] = edits
     return Params(params, tuple(texts)) if len(params) == len(PARAMS) else None
 
 

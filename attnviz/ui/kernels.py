@@ -8,6 +8,7 @@ the slow part and are cached per data set; they do not depend on the kernel or h
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -17,6 +18,7 @@ from attnviz import figures_kernels, formulas
 from attnviz import kernels as kr
 from attnviz.i18n import t
 from attnviz.parsing import InputError, parse_matrix
+from attnviz.ui import links
 from attnviz.ui.base import init_state, plot, show_error
 
 # Widget keys (the page prefix is "kr_").
@@ -44,7 +46,7 @@ KERNEL_TEX = {
     "constant": r"K(u) = 1",
     "epanechnikov": r"K(u) = \max\left(1 - u^2,\ 0\right)",
 }
-DEFAULTS: dict[str, object] = {
+DEFAULTS: dict[str, Any] = {
     KERNEL: "gaussian",
     BANDWIDTH: 0.25,  # near the leave-one-out optimum of the default data
     N_TRAIN: 50,
@@ -54,6 +56,15 @@ DEFAULTS: dict[str, object] = {
 }
 N_TEST = 50
 PROBE_RANGE = (-100.0, 100.0)
+# The page's settings in a link (ui.links): short names, the widgets' bounds.
+KERNELS_LINK: tuple[links.Param, ...] = (
+    links.choice_param("kernel", KERNEL, DEFAULTS[KERNEL], kr.KERNELS),
+    links.float_param("h", BANDWIDTH, DEFAULTS[BANDWIDTH], 0.02, 3.0),
+    links.int_param("n", N_TRAIN, DEFAULTS[N_TRAIN], 2, kr.MAX_TRAIN),
+    links.float_param("noise", NOISE, DEFAULTS[NOISE], 0.0, 2.0),
+    links.int_param("seed", SEED, DEFAULTS[SEED], 0, 2**31 - 1),
+    links.text_param("x", PROBE, DEFAULTS[PROBE]),
+)
 EXAMPLE_TERMS = 4  # terms of the worked example before \dots
 FIT_STEPS = 150
 FIT_LR = 0.1

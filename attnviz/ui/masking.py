@@ -23,6 +23,7 @@ from attnviz import figures, formulas
 from attnviz.attention import AttentionResult, attend, causal_mask, row_check
 from attnviz.i18n import t
 from attnviz.parsing import InputError
+from attnviz.ui import links
 from attnviz.ui.base import cells_grid, init_state, plot
 
 # Widget and session-state keys (the page prefix is "mk_").
@@ -53,6 +54,18 @@ DEFAULTS: dict[str, int] = {BATCH: 3, LENGTH: 6, SEED: 0}
 DEFAULT_LENS = "4, 6, 2"  # sequence 0, shown first, has padding to mask
 FILL_VALUES: tuple[float, ...] = (-1e6, -1e9, -math.inf)
 FILL_LABELS: dict[float, str] = {-1e6: "-1e6", -1e9: "-1e9", -math.inf: "-inf"}
+# The page's settings in a link (ui.links): short names, the widgets' bounds.
+MASKING_LINK: tuple[links.Param, ...] = (
+    links.int_param("b", BATCH, DEFAULTS[BATCH], 1, MAX_BATCH),
+    links.int_param("m", LENGTH, DEFAULTS[LENGTH], 2, MAX_LENGTH),
+    links.int_param("seed", SEED, DEFAULTS[SEED], 0, 2**31 - 1),
+    links.text_param("lens", VALID_LENS, DEFAULT_LENS, max_chars=200),
+    links.int_param("seq", SEQUENCE, 0, 0, MAX_BATCH - 1),
+    links.bool_param("causal", CAUSAL),
+    links.choice_param("fill", FILL, FILL_VALUES[0], {v: k for k, v in FILL_LABELS.items()}),
+    links.bool_param("cells_on", CELLS_ON),
+    links.cells_param("cells", CELLS, limit=MAX_LENGTH**2),
+)
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ import torch
 
 from attnviz import figures, parsing
 from attnviz.i18n import get_language, t
+from attnviz.ui import links
 from attnviz.ui.base import init_state, plot, table
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
@@ -73,6 +75,34 @@ BLOCKS = {
     "BB": "model.block.BB",
 }
 MAX_SENTENCE_CHARS = 10_000
+MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
+
+# The NLI and model pages' settings in a link (ui.links).
+NLI_LINK: tuple[links.Param, ...] = (
+    links.choice_param("mode", NLI_MODE, "single", tuple(NLI_MODES)),
+    links.choice_param("preset", NLI_PRESET, "sleep", tuple(NLI_PRESETS)),
+    links.text_param("premise", NLI_PREMISE, NLI_PRESETS["sleep"][1]),
+    links.text_param("hypothesis", NLI_HYPOTHESIS, NLI_PRESETS["sleep"][2]),
+    links.text_param(
+        "pairs", NLI_BATCH, "\n".join(f"{p} ||| {h}" for _, p, h in NLI_PRESETS.values())
+    ),
+    links.int_param("pair", NLI_CHOICE, 0, 0, 10_000),
+    links.choice_param("source", NLI_SOURCE, "contextual", tuple(NLI_SOURCES)),
+    links.int_param("layer", NLI_LAYER, 6, 0, MAX_LAYERS),
+    links.choice_param("f", NLI_F, "identity", tuple(NLI_FS)),
+    links.int_param("seed", NLI_SEED, 0, 0, 2**31 - 1),
+    links.bool_param("rows", NLI_ROWS, True),
+)
+MODEL_LINK: tuple[links.Param, ...] = (
+    links.choice_param("preset", MODEL_PRESET, "sleep", tuple(NLI_PRESETS)),
+    links.text_param("a", MODEL_A, NLI_PRESETS["sleep"][1]),
+    links.text_param("b", MODEL_B, NLI_PRESETS["sleep"][2]),
+    links.int_param("layer", MODEL_LAYER, 0, 0, MAX_LAYERS - 1),
+    links.int_param("head", MODEL_HEAD, 0, 0, 63),
+    links.bool_param("hide", MODEL_HIDE),
+    links.bool_param("merge", MODEL_MERGE),
+    links.choice_param("block", MODEL_BLOCK, "all", tuple(BLOCKS)),
+)
 
 
 @st.cache_resource(show_spinner=False)
@@ -97,8 +127,10 @@ def _nli_preset(name: str, premise_key: str, hypothesis_key: str) -> None:
 
 def _pair_boxes(preset_key: str, a_key: str, b_key: str, a_label: str, b_label: str) -> None:
     """A preset picker and two sentence boxes (shared by the NLI and model pages)."""
-    if a_key not in st.session_state:
-        _nli_preset("sleep", a_key, b_key)
+    # Each on its own: a link may have set one of them already (ui.links).
+    _, premise, hypothesis = NLI_PRESETS["sleep"]
+    init_state(a_key, premise)
+    init_state(b_key, hypothesis)
     row = st.columns([3, 1])
     preset = row[0].selectbox(
         t("nli.preset"),
@@ -147,11 +179,11 @@ def nli_inputs() -> tuple[list[tuple[str, str]], int]:
     from attnviz.nli import parse_pairs
 
     init_state(NLI_BATCH, "\n".join(f"{p} ||| {h}" for _, p, h in NLI_PRESETS.values()))
+    init_state(NLI_MODE, "single")
     mode = st.segmented_control(
         t("nli.mode"),
         list(NLI_MODES),
         key=NLI_MODE,
-        default="single",
         format_func=lambda m: t(NLI_MODES[m]),
         required=True,
         persist_state="session",
@@ -177,6 +209,8 @@ def nli_inputs() -> tuple[list[tuple[str, str]], int]:
         status, message = st.session_state[NLI_UPLOAD_NOTE]
         (st.error if status == "error" else st.success)(message)
     pairs = parse_pairs(text or "")
+    if not 0 <= int(st.session_state.get(NLI_CHOICE) or 0) < len(pairs):
+        st.session_state[NLI_CHOICE] = 0
     choice = st.selectbox(
         t("nli.batch_choice"),
         range(len(pairs)),
@@ -199,6 +233,10 @@ class NLIChoice:
 
 def nli_controls(num_layers: int) -> NLIChoice:
     """Sidebar: embedding source, layer, F, seed and the orientation."""
+    init_state(NLI_LAYER, num_layers)
+    init_state(NLI_SEED, 0)
+    init_state(NLI_ROWS, True)
+    st.session_state[NLI_LAYER] = min(int(st.session_state[NLI_LAYER]), num_layers)
     with st.sidebar:
         st.subheader(t("nli.controls"))
         source = st.selectbox(
@@ -210,9 +248,7 @@ def nli_controls(num_layers: int) -> NLIChoice:
         )
         layer = num_layers
         if source == "contextual":
-            layer = st.slider(
-                t("nli.layer"), 0, num_layers, num_layers, key=NLI_LAYER, persist_state="session"
-            )
+            layer = st.slider(t("nli.layer"), 0, num_layers, key=NLI_LAYER, persist_state="session")
         f = st.selectbox(
             t("nli.f"),
             list(NLI_FS),
@@ -220,12 +256,9 @@ def nli_controls(num_layers: int) -> NLIChoice:
             format_func=lambda x: t(NLI_FS[x]),
             persist_state="session",
         )
-        seed = st.number_input(
-            t("nli.seed"), 0, 2**31 - 1, 0, key=NLI_SEED, persist_state="session"
-        )
+        seed = st.number_input(t("nli.seed"), 0, 2**31 - 1, key=NLI_SEED, persist_state="session")
         rows = st.toggle(
             t("nli.hypothesis_rows"),
-            value=True,
             key=NLI_ROWS,
             help=t("nli.hypothesis_rows.help"),
             persist_state="session",
@@ -419,6 +452,9 @@ class ModelChoice:
 
 def model_controls(num_layers: int, num_heads: int, is_pair: bool) -> ModelChoice:
     """Sidebar: layer and head to enlarge, [CLS]/[SEP], word merging and the pair's block."""
+    for key, count in ((MODEL_LAYER, num_layers), (MODEL_HEAD, num_heads)):
+        if not 0 <= int(st.session_state.get(key) or 0) < count:
+            st.session_state[key] = 0
     with st.sidebar:
         layer = st.selectbox(
             t("model.layer"), range(num_layers), key=MODEL_LAYER, persist_state="session"
@@ -492,7 +528,20 @@ def show_model(encoded: Encoded, choice: ModelChoice, key: str) -> None:
         )
     st.caption(t("model.tokens", count=len(encoded.tokens)))
     view = (encoded.texts, choice.hide_specials, choice.merge_words, choice.block)
-    plot(_grid_figure(attn, view, (choice.layer, choice.head), get_language()), key=f"{key}_grid")
+    grid = f"{key}_grid"
+    plot(
+        _grid_figure(attn, view, (choice.layer, choice.head), get_language()),
+        key=grid,
+        on_select=functools.partial(_head_clicked, grid),
+    )
+    st.caption(t("model.grid_click"))
+
+
+def _head_clicked(chart_key: str) -> None:
+    """A thumbnail of the model view was clicked: enlarge that layer's head."""
+    picked = figures.selected_head(st.session_state.get(chart_key))
+    if picked is not None:
+        st.session_state[MODEL_LAYER], st.session_state[MODEL_HEAD] = picked
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -506,4 +555,5 @@ def _grid_figure(
         layer_label=t("fig.layer"),
         head_label=t("fig.head"),
         selected=selected,
+        selectable=True,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -11,7 +12,8 @@ import torch
 from attnviz import figures, formulas, parsing
 from attnviz.heads import MultiHeadResult, embed_tokens, multi_head_attention, positional_encoding
 from attnviz.i18n import get_language, t
-from attnviz.ui.base import csv_download, plot
+from attnviz.ui import links
+from attnviz.ui.base import csv_download, init_state, plot
 
 # Widget keys (the page prefix is "mh_").
 SENTENCE = "mh_sentence"
@@ -31,6 +33,23 @@ HEAD_COUNTS: tuple[int, ...] = (1, 2, 3, 4, 8)
 DEFAULT_D_MODEL = 16
 DEFAULT_HEADS = 4
 SAME_ROWS = 1e-6  # rows of weights closer than this count as identical
+DEFAULTS: dict[str, Any] = {
+    SENTENCE: DEFAULT_SENTENCE,
+    D_MODEL: DEFAULT_D_MODEL,
+    HEADS: DEFAULT_HEADS,
+    SEED: 0,
+    POSITIONAL: True,
+    CAUSAL: False,
+}
+# The page's settings in a link (ui.links): short names, the widgets' options and bounds.
+MULTIHEAD_LINK: tuple[links.Param, ...] = (
+    links.text_param("text", SENTENCE, DEFAULT_SENTENCE),
+    links.choice_param("dmodel", D_MODEL, DEFAULT_D_MODEL, {str(d): d for d in D_MODELS}),
+    links.choice_param("h", HEADS, DEFAULT_HEADS, {str(h): h for h in HEAD_COUNTS}),
+    links.int_param("seed", SEED, DEFAULTS[SEED], 0, 2**31 - 1),
+    links.bool_param("pe", POSITIONAL, DEFAULTS[POSITIONAL]),
+    links.bool_param("causal", CAUSAL, DEFAULTS[CAUSAL]),
+)
 
 
 @dataclass(frozen=True)
@@ -66,9 +85,11 @@ def tokenize(text: str) -> tuple[list[str], int]:
 
 def controls() -> MultiHeadChoice:
     """The sentence, sizes, toggles and seed, in the main area above the figures."""
+    # Defaults through the session state, not the widgets: a link may have set them (ui.links).
+    for key, value in DEFAULTS.items():
+        init_state(key, value)
     text = st.text_input(
         t("multihead.sentence"),
-        value=DEFAULT_SENTENCE,
         key=SENTENCE,
         max_chars=MAX_CHARS,
         help=t("multihead.sentence.help", limit=MAX_TOKENS),
@@ -76,16 +97,11 @@ def controls() -> MultiHeadChoice:
     )
     row = st.columns([1, 1, 1, 1.2, 1.2], vertical_alignment="bottom")
     d_model = row[0].selectbox(
-        t("multihead.d_model"),
-        D_MODELS,
-        index=D_MODELS.index(DEFAULT_D_MODEL),
-        key=D_MODEL,
-        persist_state="session",
+        t("multihead.d_model"), D_MODELS, key=D_MODEL, persist_state="session"
     )
     heads = row[1].selectbox(
         t("multihead.heads"),
         HEAD_COUNTS,
-        index=HEAD_COUNTS.index(DEFAULT_HEADS),
         key=HEADS,
         help=t("multihead.heads.help"),
         persist_state="session",
@@ -94,15 +110,13 @@ def controls() -> MultiHeadChoice:
         t("multihead.seed"),
         0,
         2**31 - 1,
-        0,
-        1,
+        step=1,
         key=SEED,
         help=t("multihead.seed.help"),
         persist_state="session",
     )
     positional = row[3].toggle(
         t("multihead.positional"),
-        value=True,
         key=POSITIONAL,
         help=t("multihead.positional.help"),
         persist_state="session",

@@ -763,6 +763,8 @@ def show_downloads(result: AttentionResult, qkv: QKV, key: str) -> None:
 
 
 TINY_TEMPERATURE = "home_temperature"
+# The landing page's one setting in a link (ui.links), with the slider's bounds.
+HOME_LINK: tuple[links.Param, ...] = (links.float_param("T", TINY_TEMPERATURE, 1.0, 0.05, 5.0),)
 
 
 def tiny_example() -> tuple[AttentionResult, QKV]:
@@ -775,12 +777,12 @@ def tiny_example() -> tuple[AttentionResult, QKV]:
         figures.default_labels("q", 3),
         figures.default_labels("k", 4),
     )
+    init_state(TINY_TEMPERATURE, 1.0)
     temperature = st.slider(
         t("controls.temperature"),
         0.05,
         5.0,
-        1.0,
-        0.05,
+        step=0.05,
         key=TINY_TEMPERATURE,
         help=t("controls.temperature.help"),
     )

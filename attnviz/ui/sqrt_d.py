@@ -13,7 +13,8 @@ from attnviz import figures_sqrt_d as figs
 from attnviz import scaling
 from attnviz.formulas import number
 from attnviz.i18n import get_language, t
-from attnviz.ui.base import plot
+from attnviz.ui import links
+from attnviz.ui.base import init_state, plot
 
 # Widget keys (prefix "sq_").
 D = "sq_d"
@@ -34,6 +35,14 @@ DEFAULT_SAMPLES = 2000
 MAX_SAMPLES = 20_000
 QUERIES = 64  # queries averaged over in the saturation and gradient curves
 CURVE_DS: tuple[int, ...] = tuple(scaling.powers_of_two(MAX_D))
+DEFAULTS: dict[str, int] = {D: DEFAULT_D, M: DEFAULT_M, SAMPLES: DEFAULT_SAMPLES, SEED: 0}
+# The page's settings in a link (ui.links): short names, the widgets' bounds.
+SQRT_D_LINK: tuple[links.Param, ...] = (
+    links.int_param("d", D, DEFAULTS[D], 1, MAX_D),
+    links.int_param("m", M, DEFAULTS[M], 2, MAX_M),
+    links.int_param("samples", SAMPLES, DEFAULTS[SAMPLES], 100, MAX_SAMPLES),
+    links.int_param("seed", SEED, DEFAULTS[SEED], 0, 2**31 - 1),
+)
 
 
 @dataclass(frozen=True)
@@ -71,38 +80,26 @@ class Result:
 
 def controls() -> Choice:
     """d, m, the number of samples and the seed, in one row."""
+    # Defaults through the session state, not the widgets: a link may have set them (ui.links).
+    for key, value in DEFAULTS.items():
+        init_state(key, value)
     cols = st.columns(4)
     d = cols[0].slider(
-        t("sqrt_d.d"),
-        1,
-        MAX_D,
-        DEFAULT_D,
-        key=D,
-        help=t("sqrt_d.d.help"),
-        persist_state="session",
+        t("sqrt_d.d"), 1, MAX_D, key=D, help=t("sqrt_d.d.help"), persist_state="session"
     )
     m = cols[1].slider(
-        t("sqrt_d.m"),
-        2,
-        MAX_M,
-        DEFAULT_M,
-        key=M,
-        help=t("sqrt_d.m.help"),
-        persist_state="session",
+        t("sqrt_d.m"), 2, MAX_M, key=M, help=t("sqrt_d.m.help"), persist_state="session"
     )
     samples = cols[2].number_input(
         t("sqrt_d.samples"),
         100,
         MAX_SAMPLES,
-        DEFAULT_SAMPLES,
         step=500,
         key=SAMPLES,
         help=t("sqrt_d.samples.help"),
         persist_state="session",
     )
-    seed = cols[3].number_input(
-        t("sqrt_d.seed"), 0, 2**31 - 1, 0, key=SEED, persist_state="session"
-    )
+    seed = cols[3].number_input(t("sqrt_d.seed"), 0, 2**31 - 1, key=SEED, persist_state="session")
     return Choice(int(d), int(m), int(samples), int(seed))
 
 

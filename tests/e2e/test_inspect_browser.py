@@ -132,3 +132,32 @@ def test_a_figure_downloads_as_png_and_html(app_url, page):
         body.get_by_role("button", name="Interactive HTML").click()
     html = download.value.path().read_text(encoding="utf-8")
     assert "Attention weights" in html and "<script src=" not in html
+
+
+# Page coordinates of the click target of thumbnail (layer, head) in the model view.
+HEAD_XY = """([layer, head]) => {
+  const d = [...document.querySelectorAll('.js-plotly-plot')]
+    .find(d => d._fullData.some(t => t.name === 'heads'));
+  const t = d._fullData.find(t => t.name === 'heads'
+    && t.customdata[0][0] === layer && t.customdata[0][1] === head);
+  const L = d._fullLayout;
+  const xa = L[t.xaxis.replace('x', 'xaxis')], ya = L[t.yaxis.replace('y', 'yaxis')];
+  const box = d.getBoundingClientRect();
+  return [box.left + xa._offset + xa.d2p(t.x[0]), box.top + ya._offset + ya.d2p(t.y[0])];
+}"""
+
+
+def test_clicking_a_thumbnail_enlarges_that_head(app_url, page):
+    page.goto(f"{app_url}/Model_attention")
+    wait_for_charts(page, 3)
+    page.wait_for_function("() => !!document.querySelector('.js-plotly-plot')", timeout=60_000)
+    x, y = page.evaluate(HEAD_XY, [2, 7])
+    page.mouse.click(x, y)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')]"
+        ".some(d => d.layout.title.text === 'Layer 2, head 7')",
+        timeout=60_000,
+    )
+    wait_idle(page)
+    assert "layer=2" in page.url and "head=7" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0

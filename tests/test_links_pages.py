@@ -1,0 +1,452 @@
+"""Shareable links on the teaching pages and the landing page (attnviz.ui.links).
+
+Each page opened from a link shows the view the link names; its changed widgets are what the
+URL holds; values the page cannot use keep their defaults with a notice naming them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from streamlit.elements.lib import policies
+from streamlit.testing.v1 import AppTest
+
+from attnviz import i18n, parsing, ui
+from attnviz.attention import attend
+from attnviz.ui import links
+from tests import test_page_additive as additive_page
+from tests import test_page_kernels as kernels_page
+from tests import test_page_masking as masking_page
+from tests import test_page_multihead as multihead_page
+from tests import test_page_sqrt_d as sqrt_d_page
+from tests.test_links import open_with
+from tests.test_pages import ROOT, TIMEOUT, chart, small_inputs, z_of
+
+HOME = "dashboard.py"
+MASKING = masking_page.PAGE
+ADDITIVE = additive_page.PAGE
+SQRT_D = sqrt_d_page.PAGE
+KERNELS = kernels_page.PAGE
+MULTIHEAD = multihead_page.PAGE
+
+LINKS: dict[str, tuple[links.Param, ...]] = {
+    HOME: ui.HOME_LINK,
+    MASKING: ui.MASKING_LINK,
+    ADDITIVE: ui.ADDITIVE_LINK,
+    SQRT_D: ui.SQRT_D_LINK,
+    KERNELS: ui.KERNELS_LINK,
+    MULTIHEAD: ui.MULTIHEAD_LINK,
+}
+# One figure per page whose data follow from every setting in the test below.
+FIGURES = {
+    HOME: "home_weights",
+    MASKING: ui.masking.FIG_WEIGHTS,
+    ADDITIVE: "ad_features",
+    SQRT_D: ui.sqrt_d.SATURATION,
+    KERNELS: ui.kernels.FIG_FIT,
+    MULTIHEAD: "mh_output",
+}
+
+
+def open_link(page: str, query: dict[str, str]) -> AppTest:
+    """`page` opened from a link carrying `query` in a fresh session (the dashboard directly)."""
+    if page != HOME:
+        return open_with(page, query)
+    at = AppTest.from_file(str(ROOT / HOME), default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def url(at: AppTest) -> dict[str, str]:
+    """The query string the page wrote, one text per name."""
+    return {k: v[-1] if isinstance(v, list) else v for k, v in at.query_params.items()}
+
+
+# --------------------------------------------------------------------------------------
+# Every Param belongs to a widget of its page, with that widget's default
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", list(LINKS))
+def test_every_param_names_a_key_the_page_uses_with_its_default(page):
+    at = open_link(page, {})
+    params = LINKS[page]
+    assert len({p.name for p in params}) == len(params)  # one URL name per setting
+    for param in params:
+        assert param.key in at.session_state, param.key
+        assert at.session_state[param.key] == param.default, param.name
+    assert links.current_values(params, at.session_state) == {}
+    assert url(at) == {}  # the default view has a plain address
+    assert not at.warning
+
+
+@pytest.mark.parametrize("page", list(LINKS))
+def test_a_widget_set_by_a_link_passes_no_default_of_its_own(page, monkeypatch):
+    """Streamlit warns when a widget has a default and a value from the session state."""
+    warned: list[str] = []
+
+    class Log:
+        def warning(self, message: str, *args: Any, **kwargs: Any) -> None:
+            warned.append(message % args)
+
+    monkeypatch.setattr(policies, "_LOGGER", Log())
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    at = open_link(page, CHANGED_LINKS[page])
+    at.run()
+    assert not at.exception
+    assert not warned, warned
+
+
+# --------------------------------------------------------------------------------------
+# A link opens the view it names
+# --------------------------------------------------------------------------------------
+
+
+def test_a_link_restores_the_landing_pages_temperature():
+    at = open_link(HOME, {"T": "0.2"})
+    assert at.slider(key=ui.TINY_TEMPERATURE).value == 0.2
+    q, k, v = small_inputs()
+    expected = attend(q, k, v, temperature=0.2).weights
+    np.testing.assert_allclose(z_of(at, "home_weights"), expected, rtol=1e-5)
+    assert url(at) == {"T": "0.2"}
+
+
+def test_a_link_restores_the_masking_page():
+    query = {
+        "b": "4",
+        "m": "5",
+        "seed": "5",
+        "lens": "4, 5, 2, 5",
+        "seq": "2",
+        "causal": "1",
+        "fill": "-inf",
+        "cells_on": "1",
+        "cells": "0.1,2.0",
+    }
+    at = open_link(MASKING, query)
+    view = ui.masking
+    assert not at.warning
+    assert at.number_input(key=view.BATCH).value == 4
+    assert at.number_input(key=view.LENGTH).value == 5
+    assert at.text_input(key=view.VALID_LENS).value == "4, 5, 2, 5"
+    assert at.selectbox(key=view.SEQUENCE).value == 2
+    assert at.toggle(key=view.CAUSAL).value is True
+    assert at.toggle(key=view.CELLS_ON).value is True
+    assert at.radio(key=view.FILL).value == -math.inf
+    blocked = frozenset({(0, 1), (2, 0)})
+    assert at.session_state[view.CELLS] == blocked
+    result = masking_page.expected(
+        [4, 5, 2, 5], m=5, seed=5, causal=True, blocked=blocked, fill=-math.inf
+    )
+    masking_page.assert_sequence(at, result, 2)
+    assert url(at) == query
+
+
+def test_a_link_restores_the_additive_page_with_an_edited_parameter():
+    query = {
+        "n": "4",
+        "m": "6",
+        "dq": "3",
+        "dk": "2",
+        "dv": "2",
+        "seed": "7",
+        "h": "4",
+        "pseed": "3",
+        "q": "2",
+        "wv": "1, 2, 3, 4",
+    }
+    at = open_link(ADDITIVE, query)
+    view = ui.additive
+    assert not at.warning and not at.error
+    assert at.number_input(key=view.SIZES["h"]).value == 4
+    assert at.selectbox(key=view.QUERY).value == 2
+    assert at.text_area(key=view.TEXTS["w_v"]).value == "1, 2, 3, 4"
+    # The parameters the link does not carry are the seed's draw for the linked sizes.
+    drawn = view.param_texts(view.seeded_params(4, 3, 2, 3))
+    assert at.text_area(key=view.TEXTS["W_q"]).value == drawn["W_q"]
+    sizes = {"n": 4, "m": 6, "d_q": 3, "d_k": 2, "d_v": 2, "seed": 7, "h": 4, "param_seed": 3}
+    (_, _, v), result, (q_proj, k_proj) = additive_page.expected(
+        **sizes, w_v=torch.tensor([1.0, 2, 3, 4])
+    )
+    additive_page.check_attention(at, result, q_proj, k_proj, v)
+    np.testing.assert_allclose(
+        z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **additive_page.TOL
+    )
+    assert url(at) == query
+
+
+def test_a_link_restores_the_sqrt_d_page():
+    query = {"d": "256", "m": "32", "samples": "500", "seed": "3"}
+    at = open_link(SQRT_D, query)
+    view = ui.sqrt_d
+    assert at.slider(key=view.D).value == 256 and at.slider(key=view.M).value == 32
+    assert at.number_input(key=view.SAMPLES).value == 500
+    assert at.number_input(key=view.SEED).value == 3
+    sqrt_d_page.assert_page_shows(at, d=256, m=32, samples=500, seed=3)
+    assert url(at) == query
+
+
+def test_a_link_restores_the_kernel_page():
+    query = {"kernel": "boxcar", "h": "0.5", "n": "20", "noise": "0.1", "seed": "7", "x": "1.5"}
+    at = open_link(KERNELS, query)
+    view = ui.kernels
+    assert at.selectbox(key=view.KERNEL).value == "boxcar"
+    assert at.slider(key=view.BANDWIDTH).value == 0.5
+    assert at.number_input(key=view.N_TRAIN).value == 20
+    assert at.slider(key=view.NOISE).value == 0.1
+    assert at.text_input(key=view.PROBE).value == "1.5"
+    kernels_page.assert_page_shows(at, kernel="boxcar", h=0.5, n=20, seed=7, noise=0.1)
+    assert any(r"\hat f(1.5)" in latex.value for latex in at.latex)
+    assert url(at) == query
+
+
+def test_a_link_restores_the_multi_head_page():
+    query = {
+        "text": "a dog saw a cat",
+        "dmodel": "12",
+        "h": "3",
+        "seed": "5",
+        "pe": "0",
+        "causal": "1",
+    }
+    at = open_link(MULTIHEAD, query)
+    view = ui.multihead
+    assert at.text_input(key=view.SENTENCE).value == "a dog saw a cat"
+    assert at.selectbox(key=view.D_MODEL).value == 12
+    assert at.selectbox(key=view.HEADS).value == 3
+    assert at.toggle(key=view.POSITIONAL).value is False
+    assert at.toggle(key=view.CAUSAL).value is True
+    multihead_page.assert_page_matches(
+        at, ["a", "dog", "saw", "a", "cat"], d_model=12, heads=3, positional=False, causal=True,
+        seed=5,
+    )  # fmt: skip
+    assert url(at) == query
+
+
+# --------------------------------------------------------------------------------------
+# The URL holds what was changed, and that link opens the same view
+# --------------------------------------------------------------------------------------
+
+
+def _change_home(at: AppTest) -> None:
+    at.slider(key=ui.TINY_TEMPERATURE).set_value(2.5).run()
+
+
+def _change_masking(at: AppTest) -> None:
+    view = ui.masking
+    at.number_input(key=view.LENGTH).set_value(8).run()
+    at.toggle(key=view.CAUSAL).set_value(True).run()
+    at.selectbox(key=view.SEQUENCE).set_value(1).run()
+    at.radio(key=view.FILL).set_value(-1e9).run()
+
+
+def _change_additive(at: AppTest) -> None:
+    view = ui.additive
+    at.number_input(key=view.SIZES["seed"]).set_value(4).run()
+    at.text_area(key=view.TEXTS["W_k"]).input("\n".join(["0.5, -1, 0.25, 2"] * 8)).run()
+    at.selectbox(key=view.QUERY).set_value(1).run()
+
+
+def _change_sqrt_d(at: AppTest) -> None:
+    at.slider(key=ui.sqrt_d.M).set_value(8).run()
+    at.number_input(key=ui.sqrt_d.SEED).set_value(2).run()
+
+
+def _change_kernels(at: AppTest) -> None:
+    view = ui.kernels
+    at.selectbox(key=view.KERNEL).set_value("epanechnikov").run()
+    at.slider(key=view.BANDWIDTH).set_value(0.4).run()
+    at.text_input(key=view.PROBE).set_value("-1").run()
+
+
+def _change_multihead(at: AppTest) -> None:
+    view = ui.multihead
+    at.text_input(key=view.SENTENCE).set_value("dogs chase cats").run()
+    at.selectbox(key=view.HEADS).set_value(2).run()
+    at.number_input(key=view.SEED).set_value(9).run()
+
+
+CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
+    HOME: (_change_home, {"T": "2.5"}),
+    MASKING: (
+        _change_masking,
+        {"m": "8", "causal": "1", "seq": "1", "fill": "-1e9"},  # the lengths still fit
+    ),
+    ADDITIVE: (
+        _change_additive,
+        {"seed": "4", "Wk": "\n".join(["0.5, -1, 0.25, 2"] * 8), "q": "1"},
+    ),
+    SQRT_D: (_change_sqrt_d, {"m": "8", "seed": "2"}),
+    KERNELS: (_change_kernels, {"kernel": "epanechnikov", "h": "0.4", "x": "-1"}),
+    MULTIHEAD: (_change_multihead, {"text": "dogs chase cats", "h": "2", "seed": "9"}),
+}
+# Links that set every setting of a page to a value other than its default.
+CHANGED_LINKS: dict[str, dict[str, str]] = {
+    HOME: {"T": "0.5"},
+    MASKING: {
+        "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",
+        "fill": "-inf", "cells_on": "1", "cells": "0.0",
+    },
+    ADDITIVE: {
+        "n": "2", "m": "3", "dq": "3", "dk": "3", "dv": "1", "seed": "1", "h": "2",
+        "pseed": "1", "Wq": "1, 0, 0\n0, 1, 0", "Wk": "0, 0, 1\n1, 0, 0", "wv": "1, -1", "q": "1",
+    },
+    SQRT_D: {"d": "16", "m": "4", "samples": "300", "seed": "1"},
+    KERNELS: {
+        "kernel": "constant", "h": "1.5", "n": "10", "noise": "1", "seed": "2", "x": "0.5",
+    },
+    MULTIHEAD: {
+        "text": "one two", "dmodel": "8", "h": "2", "seed": "1", "pe": "0", "causal": "1",
+    },
+}  # fmt: skip
+
+
+def test_the_changed_links_change_every_setting():
+    for page, query in CHANGED_LINKS.items():
+        assert set(query) == {p.name for p in LINKS[page]}, page
+
+
+@pytest.mark.parametrize("page", list(LINKS))
+def test_the_url_holds_the_changes_and_opens_the_same_view(page):
+    at = open_link(page, {})
+    change, changed = CHANGES[page]
+    change(at)
+    assert not at.exception, [e.value for e in at.exception]
+    assert links.current_values(LINKS[page], at.session_state) == changed
+    assert url(at) == changed
+    shown = chart(at, FIGURES[page])["data"]
+    again = open_link(page, changed)
+    assert not again.warning
+    assert chart(again, FIGURES[page])["data"] == shown
+    assert links.current_values(LINKS[page], again.session_state) == changed
+
+
+def test_a_new_draw_of_the_additive_parameters_stays_out_of_the_url():
+    """The texts follow from the sizes and the seed: only a person's edits go in the link."""
+    at = open_link(ADDITIVE, {})
+    view = ui.additive
+    at.number_input(key=view.SIZES["h"]).set_value(32).run()
+    at.number_input(key=view.SIZES["d_k"]).set_value(16).run()
+    assert url(at) == {"h": "32", "dk": "16"}
+    assert not [c.value for c in at.caption if "characters, at most" in c.value]
+    # A long edit is left to the state file, with a note; a later new draw drops it.
+    long_text = "\n".join(", ".join(["0.5"] * 16) for _ in range(32))
+    at.text_area(key=view.TEXTS["W_k"]).input(long_text).run()
+    assert not at.error
+    assert url(at) == {"h": "32", "dk": "16"}
+    assert any("characters, at most" in c.value for c in at.caption)
+    assert links.current_values(view.ADDITIVE_LINK, at.session_state, limit=None)["Wk"] == (
+        long_text
+    )
+    at.button(key=view.REDRAW).click().run()
+    assert at.session_state[view.EDITS["W_k"]] == ""
+    assert "Wk" not in links.current_values(view.ADDITIVE_LINK, at.session_state, limit=None)
+
+
+def test_an_additive_state_file_brings_sizes_and_edits_together():
+    """Loading a state file sets the sizes and the edited texts in one go; the edit survives
+    the new draw the new sizes cause."""
+    at = open_link(ADDITIVE, {})
+    view = ui.additive
+    # What links._load_state does in its callback: set the values before the next run.
+    at.session_state[view.SIZES["h"]] = 2
+    at.session_state[view.EDITS["w_v"]] = "3, -1"
+    at.run()
+    assert not at.exception and not at.error
+    assert at.text_area(key=view.TEXTS["w_v"]).value == "3, -1"
+    drawn = view.param_texts(view.seeded_params(2, 2, 4, 0))
+    assert at.text_area(key=view.TEXTS["W_q"]).value == drawn["W_q"]
+    assert url(at) == {"h": "2", "wv": "3, -1"}
+
+
+def test_the_language_stays_in_the_url_across_pages(monkeypatch):
+    monkeypatch.setitem(i18n.CATALOGUES, "xx", i18n.EN)  # any language other than the default
+    at = open_link(SQRT_D, {"lang": "xx", "d": "32"})
+    assert url(at) == {"lang": "xx", "d": "32"}
+    assert at.slider(key=ui.sqrt_d.D).value == 32
+    at.query_params.clear()  # Streamlit drops the query string on a page change
+    at.switch_page(MULTIHEAD).run()
+    assert url(at) == {"lang": "xx"}
+    at.switch_page(HOME).run()
+    assert url(at) == {"lang": "xx"}
+
+
+# --------------------------------------------------------------------------------------
+# Hostile or broken values: defaults, a notice naming them, never a traceback
+# --------------------------------------------------------------------------------------
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+@pytest.mark.parametrize(
+    ("page", "query"),
+    [
+        (HOME, {"T": "nan"}),
+        (HOME, {"T": "99999999"}),
+        (MASKING, {"b": "-1", "m": "99999999", "fill": HOSTILE, "causal": "nan"}),
+        (MASKING, {"seq": "99999999", "cells": HOSTILE, "seed": "-1"}),
+        (ADDITIVE, {"n": "99999999", "h": "-1", "q": HOSTILE, "seed": "nan"}),
+        (SQRT_D, {"d": "99999999", "m": "-1", "samples": "nan", "seed": HOSTILE}),
+        (KERNELS, {"kernel": HOSTILE, "h": "nan", "n": "-1", "noise": "99999999"}),
+        (MULTIHEAD, {"dmodel": "99999999", "h": "-1", "seed": "nan", "pe": HOSTILE}),
+    ],
+)
+def test_hostile_values_fall_back_to_defaults_with_a_notice(page, query):
+    at = open_link(page, query)
+    notices = [w.value for w in at.warning]
+    assert notices and "defaults" in notices[0], notices
+    assert all(f"`{name}`" in notices[0] for name in query), notices
+    assert "<script>" not in " ".join(notices)
+    for param in LINKS[page]:
+        if param.name in query:
+            assert at.session_state[param.key] == param.default, param.name
+    assert url(at) == {}  # the defaults they fell back to need no settings in the address
+
+
+@pytest.mark.parametrize(
+    ("page", "query", "error"),
+    [
+        (MASKING, {"b": "2"}, "2 sequences"),  # valid, but the default lengths name three
+        (KERNELS, {"x": HOSTILE}, "not a number"),
+        (ADDITIVE, {"Wq": HOSTILE}, "W_q"),
+    ],
+)
+def test_texts_a_page_cannot_read_are_kept_and_explained(page, query, error):
+    """A typed text from a link is the person's text: it is shown, and its error with it."""
+    at = open_link(page, query)
+    assert not at.warning
+    assert at.error and error in at.error[0].value, [e.value for e in at.error]
+    assert url(at) == query
+
+
+def test_markup_in_the_sentence_is_only_text():
+    at = open_link(MULTIHEAD, {"text": f"{HOSTILE} cat"})
+    assert not at.warning and not at.error
+    labels = chart(at, "mh_head_0")["layout"]["yaxis"]["ticktext"]
+    assert "<script>" not in " ".join(labels)
+    assert at.text_input(key=ui.multihead.SENTENCE).value == f"{HOSTILE} cat"
+
+
+def test_a_selected_query_beyond_the_linked_sizes_starts_at_the_first():
+    at = open_link(ADDITIVE, {"n": "2", "q": "9"})
+    assert at.selectbox(key=ui.additive.QUERY).value == 0
+    (_, _, v), result, (q_proj, k_proj) = additive_page.expected(n=2)
+    additive_page.check_attention(at, result, q_proj, k_proj, v)
+
+
+def test_parsed_parameters_of_a_link_match_what_the_page_parses():
+    """A text that reaches the URL is exactly the widget's text (no float rounding)."""
+    at = open_link(ADDITIVE, {})
+    view = ui.additive
+    w_q = torch.arange(16, dtype=torch.float32).reshape(8, 2) / 7
+    at.text_area(key=view.TEXTS["W_q"]).input(parsing.format_matrix(w_q)).run()
+    again = open_link(ADDITIVE, url(at))
+    parsed = parsing.parse_matrix(again.text_area(key=view.TEXTS["W_q"]).value)
+    torch.testing.assert_close(parsed, w_q)
