@@ -43,11 +43,14 @@ test: $(DEV_STAMP) chromium lint
 test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -m "not e2e"
 
-bench: $(RUN_STAMP)
+bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_attention
 	$(PY) -m benchmarks.bench_heads
 	$(PY) -m benchmarks.bench_model
 	$(PY) -m benchmarks.bench_pages
+	$(PY) -m benchmarks.bench_payload
+	$(PY) -m benchmarks.bench_cold_start
+	$(PY) -m benchmarks.bench_repaint
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

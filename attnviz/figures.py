@@ -61,6 +61,8 @@ IMAGE_CELL_LIMIT = 256 * 256
 # be shrunk by the browser dropping rows (pixelated), not averaging them. Random N(0, 1)
 # scores, the worst case for PNG, send 0.25 MB at 2048 x 2048 (pooled 4 x 4).
 IMAGE_MAX_SIDE = 512
+BREAKDOWN_KEYS = 32  # keys drawn in a per-query breakdown; the others are summed in one row
+TICKS_NAMED = 24  # numbered labels (q0, q1, ...) get a tick each up to this many
 # The click overlay is one SVG point a cell: Chromium spends ~40 us a point drawing it (0.19 s
 # at 64 x 64, 0.67 s at 128 x 128), and it repeats the hover text (+0.47 MB at 64 x 64).
 # Beyond 64 a side, cells of a ~400 px plot are under 7 px: too small to aim at anyway.
@@ -390,7 +392,13 @@ def _cell_overlay(drawn: _Drawn, n: int, m: int) -> go.Scatter:
 
 def _axis_ticks(labels: list[str]) -> dict[str, object]:
     count = len(labels)
-    if count > 64:  # let Plotly thin the ticks; hover still gives every cell's position
+    # Numbered labels (q0, q1, ...) say no more than the position: past TICKS_NAMED of them,
+    # numeric ticks, since a tick label per cell with automatic margins costs Chromium
+    # 0.2-0.4 s a chart (64 labels) against ~50 ms.
+    prefix = labels[0][:1] if labels else ""
+    numbered = labels == default_labels(prefix, count)
+    if count > 64 or (numbered and count > TICKS_NAMED):
+        # let Plotly thin the ticks; hover still gives every cell's position
         return {"automargin": True, "tickmode": "auto", "nticks": 16}
     return {
         "automargin": True,
@@ -563,6 +571,17 @@ def query_breakdown(
     label = query_label if query_label is not None else f"q{query}"
     contributions = w[:, None] * v  # (m, d_v)
     output = contributions.sum(axis=0, keepdims=True)  # (1, d_v)
+    rest: list[np.ndarray] = []
+    if m > BREAKDOWN_KEYS:
+        # Thousands of bars read as noise and take Chromium ~0.7 s to draw: the keys with the
+        # largest weights, in key order, and the others summed in one row above the output.
+        shown = np.sort(np.argsort(-w, kind="stable")[:BREAKDOWN_KEYS])  # (k,)
+        others = np.setdiff1d(np.arange(m), shown)
+        rest = [contributions[others].sum(axis=0, keepdims=True)]  # [(1, d_v)]
+        rest_label = t("fig.breakdown.others", count=len(others))
+        raw, masked, w, allowed = raw[shown], masked[shown], w[shown], allowed[shown]
+        contributions, keys = contributions[shown], [keys[i] for i in shown]
+        m = len(shown)
 
     fig = make_subplots(
         rows=1,
@@ -611,9 +630,9 @@ def query_breakdown(
             col=1,
         )
     fig.add_trace(bar(w, "fig.breakdown.weight", "#35b779", numbers=True), row=1, col=2)
-    rows = [*keys, t("fig.breakdown.output")]
+    rows = [*keys, *([rest_label] if rest else []), t("fig.breakdown.output")]
     dims = default_labels("v", d_v)
-    table = np.vstack([contributions, output])  # (m + 1, d_v)
+    table = np.vstack([contributions, *rest, output])  # (m [+ 1] + 1, d_v)
     drawn = _matrix_traces(
         table,
         kind="values",
@@ -630,7 +649,7 @@ def query_breakdown(
     for col, labels in ((1, keys), (2, keys)):
         fig.update_xaxes(row=1, col=col, **_axis_ticks(labels))
     fig.update_xaxes(row=1, col=3, side="bottom", **_axis_ticks(dims))
-    fig.update_yaxes(row=1, col=3, **_axis_ticks(rows), **_rows_down(m + 1, drawn))
+    fig.update_yaxes(row=1, col=3, **_axis_ticks(rows), **_rows_down(len(rows), drawn))
     if drawn.encoding == "image":
         fig.update_xaxes(row=1, col=3, range=[-0.5, d_v - 0.5])
     fig.update_yaxes(row=1, col=2, range=[0, 1.15])
@@ -640,6 +659,17 @@ def query_breakdown(
         plot_bgcolor="white",
     )
     fig = style(fig, t("fig.breakdown.title", query=label), height=420)
+    if rest:
+        fig.add_annotation(
+            text=escape_label(t("fig.breakdown.top", shown=m, total=m + len(others))),
+            xref="paper",
+            yref="paper",
+            x=0.0,
+            y=1.12,
+            showarrow=False,
+            xanchor="left",
+            font={"size": FONT_SIZE - 3},
+        )
     fig.update_layout(plot_bgcolor="white")
     return fig
 

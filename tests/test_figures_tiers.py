@@ -216,18 +216,24 @@ def test_image_pools_each_axis_on_its_own():
     assert "mean of 4 × 1 cells" in fig.layout.annotations[0].text
 
 
-def test_query_breakdown_draws_a_large_table_as_an_image():
+def test_query_breakdown_of_many_keys_shows_the_largest_weights_and_sums_the_rest():
     m, d_v = 2048, 256
-    weights = torch.softmax(torch.from_numpy(randn(m)), dim=0)
+    weights = torch.softmax(torch.from_numpy(randn(m)), dim=0).numpy()
+    values = randn(m, d_v)
     fig = figures.query_breakdown(
-        query=0,
-        scores=randn(m),
-        masked_scores=randn(m),
-        weights=weights,
-        values=randn(m, d_v),
+        query=0, scores=randn(m), masked_scores=randn(m), weights=weights, values=values
     )
-    assert fig.data[-1].type == "image"
-    assert list(fig.layout.yaxis3.range) == [m + 0.5, -0.5]
+    top = np.sort(np.argsort(-weights)[: figures.BREAKDOWN_KEYS])
+    bars = {trace.name: trace for trace in fig.data if trace.type == "bar"}
+    np.testing.assert_allclose(bars["weight"].y, weights[top])
+    assert list(bars["weight"].customdata) == [f"k{i}" for i in top]
+    table = np.asarray(fig.data[-1].z, dtype=np.float64)  # top keys, the others, the output
+    assert table.shape == (figures.BREAKDOWN_KEYS + 2, d_v)
+    output = (weights[:, None] * values).sum(axis=0)
+    np.testing.assert_allclose(table[-1], output, rtol=1e-4, atol=1e-7)  # sent as float32
+    np.testing.assert_allclose(table[:-1].sum(axis=0), output, rtol=1e-4, atol=1e-6)
+    assert f"other {m - figures.BREAKDOWN_KEYS} keys" in fig.layout.yaxis3.ticktext
+    assert any("largest weights of 2048" in a.text for a in fig.layout.annotations)
     assert payload(fig) < figures.MAX_FIGURE_BYTES
 
 
@@ -382,3 +388,13 @@ def test_selected_head_reads_customdata():
     assert figures.selected_head(SimpleNamespace(points=[point])) == (4, 7)
     assert figures.selected_head({"selection": {"points": [{"x": 1, "y": 2}]}}) is None
     assert figures.selected_head(None) is None
+
+
+def test_numbered_labels_past_a_few_dozen_get_numeric_ticks_and_tokens_keep_theirs():
+    n = figures.TICKS_NAMED + 6
+    numbered = figures.heatmap(randn(n, n), title="s", kind="scores")
+    assert numbered.layout.xaxis.tickmode == "auto"
+    tokens = [f"w{i}x" for i in range(n)]
+    named = figures.heatmap(randn(n, n), title="s", kind="scores", col_labels=tokens)
+    assert named.layout.xaxis.tickmode == "array"
+    assert list(named.layout.xaxis.ticktext) == tokens

@@ -39,4 +39,9 @@ EN: dict[str, str] = {
     "fig.pooled": "each pixel: mean of {rows} × {cols} cells",
     # Model page
     "model.grid_click": "Click a thumbnail to enlarge that layer's head above.",
+    # Per-query breakdown of large matrices
+    "fig.breakdown.others": "other {count} keys",
+    "fig.breakdown.top": (
+        "The {shown} keys with the largest weights of {total}; the others are summed in one row."
+    ),
 }
