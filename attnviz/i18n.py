@@ -10,6 +10,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 from attnviz.strings import additive, kernels, links, masking, multihead, sqrt_d
+from attnviz.strings.ko import KO
 
 DEFAULT_LANGUAGE = "en"
 
@@ -26,6 +27,7 @@ EN: dict[str, str] = {
     "nav.nli": "NLI alignment",
     "nav.model": "Model attention",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
+    "lang.label": "Language · 언어",
     # --- dashboard ---
     "home.title": "attnviz: see how attention works",
     "home.intro": (
@@ -341,7 +343,7 @@ for _page in (masking, additive, sqrt_d, kernels, multihead, links):
         raise KeyError(f"catalogue keys defined twice: {sorted(_clash)}")
     EN.update(_page.EN)
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": EN}
+CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "ko": KO}
 LANGUAGES: tuple[str, ...] = tuple(CATALOGUES)
 
 _language: ContextVar[str] = ContextVar("attnviz_language", default=DEFAULT_LANGUAGE)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from attnviz.errors import InputError
-from attnviz.i18n import LANGUAGES, set_language, t
+from attnviz.i18n import DEFAULT_LANGUAGE, LANGUAGES, set_language, t
+from attnviz.ui.links import SETTING_KEYS
 
 # Every page imports this module before its title is drawn: pandas, plotly and torch (through
 # attnviz.parsing) are imported where they are used, so the first elements appear at once.
@@ -34,28 +35,56 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 
 # Session-state keys are constants (here and in qkv / model), so pages and tests agree on them.
 LANG = "lang"
+LANG_FROM_URL = "lang_from_url"  # set once a link's ?lang= has been read in this session
+# Each language named in itself, as language menus do.
+LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
 
 
 def page_setup(title_key: str) -> None:
-    """Every page's first call: language, page config and the translated sidebar navigation."""
+    """Every page's first call: language, page config and the translated sidebar navigation.
+
+    A link's `?lang=` is read once a session; after that the sidebar's switch decides, and
+    `ui.links.publish_link` writes the language back into the URL on every page.
+    """
     requested = st.query_params.get("lang")
-    if requested:
-        st.session_state[LANG] = requested
-    lang = set_language(st.session_state.get(LANG, "en"))
+    unknown = False
+    if requested and not st.session_state.get(LANG_FROM_URL):
+        st.session_state[LANG_FROM_URL] = True
+        unknown = requested not in LANGUAGES
+        st.session_state[LANG] = DEFAULT_LANGUAGE if unknown else requested
+    lang = set_language(st.session_state.get(LANG, DEFAULT_LANGUAGE))
     st.set_page_config(
         page_title=f"{t(title_key)} · {t('app.name')}",
         page_icon=":material/grid_on:",
         layout="wide",
     )
-    if requested and requested not in LANGUAGES:
-        st.toast(t("lang.notice_unknown", lang=requested[:20]))
+    if unknown:
+        st.toast(t("lang.notice_unknown", lang=str(requested)[:20]))
     st.session_state[LANG] = lang
     with st.sidebar:
         st.markdown(f"### {t('app.name')}")
+        # The same label in every language, so switching keeps one widget.
+        st.segmented_control(
+            t("lang.label"),
+            LANGUAGES,
+            key=LANG,
+            format_func=LANGUAGE_NAMES.__getitem__,
+            required=True,
+            label_visibility="collapsed",
+            on_change=_language_changed,
+        )
         for script, key, _, icon in PAGES:
             if (APP_ROOT / script).exists():
                 st.page_link(script, label=t(key), icon=icon)
         st.divider()
+
+
+def _language_changed() -> None:
+    """Set the pages' settings again: a selectbox keeps showing its option in the old language
+    otherwise (Streamlit redraws a chosen option only when its value is set)."""
+    for key in st.session_state.get(SETTING_KEYS, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def show_error(err: ValueError, what: str | None = None) -> None:

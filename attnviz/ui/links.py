@@ -23,6 +23,7 @@ import streamlit as st
 from attnviz.i18n import DEFAULT_LANGUAGE, get_language, t
 
 RESTORED = "links_restored"  # the pages whose link was read in this session
+SETTING_KEYS = "links_setting_keys"  # session-state keys of every setting seen this session
 LANG_PARAM = "lang"
 URL_TEXT_LIMIT = 600  # characters of typed text a link carries; longer text needs a state file
 STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
@@ -149,6 +150,8 @@ def apply_values(params: Sequence[Param], raw: Mapping[str, Any]) -> list[str]:
 
 def restore_link(params: Sequence[Param], page: str) -> None:
     """Read the page's settings from the URL, once per session and page (before the widgets)."""
+    keys = frozenset(st.session_state.get(SETTING_KEYS, ()))
+    st.session_state[SETTING_KEYS] = keys | {param.key for param in params}
     restored = set(st.session_state.get(RESTORED, ()))
     if page in restored:
         return

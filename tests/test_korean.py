@@ -1,0 +1,120 @@
+"""attnviz in Korean: the catalogue, every page in both languages, the language switch."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attnviz import i18n, ui
+from attnviz.strings.ko import KO
+from tests.test_pages import ROOT, TIMEOUT
+
+PAGES = [script for script, _, _, _ in ui.PAGES]
+
+
+def fields(text: str) -> set[str]:
+    return {
+        f"{name}!{conv}:{spec}" for _, name, spec, conv in string.Formatter().parse(text) if name
+    }
+
+
+def test_the_catalogues_have_the_same_keys_and_no_empty_values():
+    assert set(i18n.CATALOGUES) == {"en", "ko"}
+    assert set(KO) == set(i18n.EN)
+    assert all(value.strip() for value in KO.values())
+
+
+@pytest.mark.parametrize("key", sorted(i18n.EN))
+def test_each_korean_string_keeps_the_placeholders(key):
+    assert fields(KO[key]) == fields(i18n.EN[key])
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    i18n.set_language("en")
+
+
+def open_in(page: str, lang: str) -> AppTest:
+    # AppTest formats widget options (format_func -> t) in the test's thread: same language.
+    i18n.set_language(lang)
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.run()
+    if page != "dashboard.py":
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_text(at: AppTest) -> str:
+    parts = [
+        e.value for kind in ("title", "markdown", "caption", "subheader") for e in at.get(kind)
+    ]
+    return "\n".join(str(p) for p in parts)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_in_korean_without_english_sentences(page):
+    at = open_in(page, "ko")
+    text = shown_text(at)
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in text)  # Hangul syllables
+    # No English sentence of the catalogue on the page (words like "softmax" may stay).
+    sentences = {v for k, v in i18n.EN.items() if KO[k] != v and len(v.split()) >= 4}
+    leaked = [s for s in sentences if s in text]
+    assert not leaked, leaked[:3]
+    titles = [e.value for e in at.title]
+    assert titles and all(title in KO.values() for title in titles)
+    links = [link.proto.label for link in at.get("page_link")]
+    assert KO["nav.playground"] in links and "Playground" not in links
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_in_english(page):
+    at = open_in(page, "en")
+    assert i18n.EN["nav.playground"] in [link.proto.label for link in at.get("page_link")]
+
+
+def test_an_input_error_is_in_korean():
+    at = open_in("pages/1_Playground.py", "ko")
+    at.text_area(key=ui.TEXTS["queries"]).input("1, 2\n3").run()
+    message = at.error[0].value
+    assert KO["parse.ragged_rows"].format(row=2, found=1, expected=2) in message
+    assert KO["input.queries"] in message
+    assert "row" not in message.lower()
+    assert at.text_area(key=ui.TEXTS["queries"]).value == "1, 2\n3"  # kept as typed
+
+
+def test_switching_language_keeps_the_inputs_and_the_url_follows():
+    at = open_in("pages/1_Playground.py", "ko")
+    at.selectbox(key=ui.SCORE).set_value("cosine").run()
+    # AppTest reads the widgets as they were drawn (in Korean), then the run draws English.
+    at.segmented_control(key=ui.LANG).set_value("en").run()
+    i18n.set_language("en")
+    assert at.title[0].value == i18n.EN["playground.title"]
+    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert "lang" not in at.query_params
+    at.segmented_control(key=ui.LANG).set_value("ko").run()
+    i18n.set_language("ko")
+    assert at.title[0].value == KO["playground.title"]
+    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert at.query_params["lang"] in ("ko", ["ko"])
+    at.switch_page("pages/2_Masking.py").run()
+    assert at.title[0].value == KO["masking.title"]
+
+
+def test_an_unknown_language_falls_back_to_english_with_a_notice():
+    at = open_in("dashboard.py", "<script>")
+    assert at.title[0].value == i18n.EN["home.title"]
+    assert any("Unknown language" in toast.value for toast in at.toast)
+    assert at.session_state[ui.LANG] == "en"
+
+
+def test_korean_sentences_on_the_model_page_come_with_the_caveat_in_korean():
+    at = open_in("pages/8_Model_attention.py", "ko")
+    at.text_area(key=ui.MODEL_A).input("나는 잠이 필요해").run()
+    at.text_area(key=ui.MODEL_B).input("나는 피곤해 😴").run()
+    assert not at.exception
+    assert KO["model.caveat"] in [w.value for w in at.warning]
