@@ -664,10 +664,11 @@ def query_breakdown(
             text=escape_label(t("fig.breakdown.top", shown=m, total=m + len(others))),
             xref="paper",
             yref="paper",
-            x=0.0,
-            y=1.12,
+            x=1.0,
+            y=-0.17,
             showarrow=False,
-            xanchor="left",
+            xanchor="right",
+            yanchor="top",
             font={"size": FONT_SIZE - 3},
         )
     fig.update_layout(plot_bgcolor="white")
