@@ -6,7 +6,7 @@ pictures of every chart the change touches (raw, masked scores, weights, outputs
 script run finished. The bare page is the floor: the same seeded inputs and the same five
 heatmaps (three n x m, two n x d_v) drawn with `px.imshow(binary_string=True)`, and nothing
 else. Medians over the rounds; target ratio at most 1.5.
-Run with `python -m benchmarks.bench_repaint [--rounds N]`.
+Run with `python -m benchmarks.bench_repaint [--rounds N] [--sizes 1024 2048]`.
 """
 
 from __future__ import annotations
@@ -119,7 +119,9 @@ def repaint_seconds(page: Page, url: str, charts: int, rounds: int) -> list[floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    args = parser.parse_args()
+    rounds = args.rounds
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         bare_dir = Path(tmp)
         (bare_dir / "bare.py").write_text(BARE_PAGE)
@@ -129,7 +131,7 @@ def main() -> None:
             server(bare_dir / "bare.py", bare_dir) as bare,
         ):
             print(f"repaint after a temperature step, {rounds} rounds (median s)")
-            for n in SIZES:
+            for n in args.sizes:
                 query = f"src=random&n={n}&m={n}&dq={D}&dk={D}&dv={D_V}&seed=0"
                 page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
                 ours_s = statistics.median(

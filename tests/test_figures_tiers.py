@@ -234,6 +234,8 @@ def test_query_breakdown_of_many_keys_shows_the_largest_weights_and_sums_the_res
     np.testing.assert_allclose(table[:-1].sum(axis=0), output, rtol=1e-4, atol=1e-6)
     assert f"other {m - figures.BREAKDOWN_KEYS} keys" in fig.layout.yaxis3.ticktext
     assert any("largest weights of 2048" in a.text for a in fig.layout.annotations)
+    assert fig.layout.xaxis.showticklabels is False  # scattered keys: hover names them
+    assert fig.layout.xaxis2.showticklabels is False
     assert payload(fig) < figures.MAX_FIGURE_BYTES
 
 

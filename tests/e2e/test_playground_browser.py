@@ -128,8 +128,10 @@ def test_upload_fills_the_matrix_and_a_bad_file_says_why(app_url, page, tmp_path
     page.goto(f"{app_url}/Playground")
     wait_for_charts(page, 6)
     page.get_by_role("radio", name="Upload files").click()
-    uploads = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    uploads.first.wait_for(state="attached", timeout=30_000)
+    # The matrices' uploaders (the share panel's state-file uploader takes .json only).
+    uploads = page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".npy"]')
+    uploads.nth(2).wait_for(state="attached", timeout=30_000)
+    wait_idle(page)
     good = tmp_path / "queries.csv"
     good.write_text("2,0\n0,2\n1,1\n")
     uploads.nth(0).set_input_files(str(good))
