@@ -28,6 +28,9 @@ from tests.test_links import open_with
 from tests.test_pages import ROOT, TIMEOUT, chart, small_inputs, z_of
 
 HOME = "dashboard.py"
+PLAYGROUND = "pages/1_Playground.py"
+NLI = "pages/7_NLI_alignment.py"
+MODEL = "pages/8_Model_attention.py"
 MASKING = masking_page.PAGE
 ADDITIVE = additive_page.PAGE
 SQRT_D = sqrt_d_page.PAGE
@@ -74,10 +77,14 @@ def url(at: AppTest) -> dict[str, str]:
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", list(LINKS))
+# Every page with a link, for the checks that need no page-specific figures.
+ALL_LINKS = {**LINKS, PLAYGROUND: ui.PLAYGROUND_LINK, NLI: ui.NLI_LINK, MODEL: ui.MODEL_LINK}
+
+
+@pytest.mark.parametrize("page", list(ALL_LINKS))
 def test_every_param_names_a_key_the_page_uses_with_its_default(page):
     at = open_link(page, {})
-    params = LINKS[page]
+    params = ALL_LINKS[page]
     assert len({p.name for p in params}) == len(params)  # one URL name per setting
     for param in params:
         assert param.key in at.session_state, param.key
@@ -87,7 +94,7 @@ def test_every_param_names_a_key_the_page_uses_with_its_default(page):
     assert not at.warning
 
 
-@pytest.mark.parametrize("page", list(LINKS))
+@pytest.mark.parametrize("page", list(ALL_LINKS))
 def test_a_widget_set_by_a_link_passes_no_default_of_its_own(page, monkeypatch):
     """Streamlit warns when a widget has a default and a value from the session state."""
     warned: list[str] = []
@@ -290,6 +297,21 @@ CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
 # Links that set every setting of a page to a value other than its default.
 CHANGED_LINKS: dict[str, dict[str, str]] = {
     HOME: {"T": "0.5"},
+    PLAYGROUND: {
+        "src": "random", "n": "5", "m": "7", "dq": "3", "dk": "3", "dv": "2", "seed": "4",
+        "score": "additive", "T": "0.5", "h": "4", "pseed": "2", "lens": "3", "causal": "1",
+        "cells_on": "1", "cells": "0.1", "fill": "-inf", "q": "2", "k": "1", "sigma": "2",
+        "preset": "textbook", "self": "1", "Q": "1, 2", "K": "1, 0", "V": "3",
+    },
+    NLI: {
+        "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",
+        "pairs": "A dog runs. ||| An animal moves.\nIt rains. ||| It is dry.", "pair": "1",
+        "source": "static", "f": "mlp", "seed": "3", "rows": "0", "layer": "4",
+    },
+    MODEL: {
+        "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "layer": "2", "head": "3",
+        "hide": "1", "merge": "1", "block": "AB",
+    },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",
         "fill": "-inf", "cells_on": "1", "cells": "0.0",
@@ -309,8 +331,9 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
 
 
 def test_the_changed_links_change_every_setting():
+    assert set(CHANGED_LINKS) == set(ALL_LINKS)
     for page, query in CHANGED_LINKS.items():
-        assert set(query) == {p.name for p in LINKS[page]}, page
+        assert set(query) == {p.name for p in ALL_LINKS[page]}, page
 
 
 @pytest.mark.parametrize("page", list(LINKS))

@@ -180,6 +180,7 @@ def nli_inputs() -> tuple[list[tuple[str, str]], int]:
 
     init_state(NLI_BATCH, "\n".join(f"{p} ||| {h}" for _, p, h in NLI_PRESETS.values()))
     init_state(NLI_MODE, "single")
+    init_state(NLI_CHOICE, 0)  # the pair of a batch to view; a link may set it in single mode
     mode = st.segmented_control(
         t("nli.mode"),
         list(NLI_MODES),

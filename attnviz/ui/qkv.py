@@ -78,6 +78,8 @@ CONTROL_DEFAULTS: dict[str, Any] = {
     PARAM_SEED: 0,
 }
 
+RANDOM_DEFAULTS = {"n": 6, "m": 8, "d_q": 4, "d_k": 4, "d_v": 3, "seed": 0}
+
 GRID_LIMIT = 24  # the grid editor shows matrices up to this many rows and columns
 CELLS_LIMIT = 16
 RANDOM_MAX_ROWS = 2048
@@ -129,17 +131,17 @@ PLAYGROUND_LINK: tuple[links.Param, ...] = (
     links.text_param("Q", TEXTS["queries"], PRESETS[DEFAULT_PRESET].queries),
     links.text_param("K", TEXTS["keys"], PRESETS[DEFAULT_PRESET].keys),
     links.text_param("V", TEXTS["values"], PRESETS[DEFAULT_PRESET].values),
-    links.int_param("n", RANDOM["n"], 6, 1, RANDOM_MAX_ROWS),
-    links.int_param("m", RANDOM["m"], 8, 1, RANDOM_MAX_ROWS),
-    links.int_param("dq", RANDOM["d_q"], 4, 1, RANDOM_MAX_DIM),
-    links.int_param("dk", RANDOM["d_k"], 4, 1, RANDOM_MAX_DIM),
-    links.int_param("dv", RANDOM["d_v"], 3, 1, RANDOM_MAX_DIM),
-    links.int_param("seed", RANDOM["seed"], 0, 0, 2**31 - 1),
-    links.choice_param("score", SCORE, "scaled_dot", SCORES),
-    links.float_param("T", TEMPERATURE, 1.0, 0.05, 5.0),
-    links.float_param("sigma", SIGMA, 1.0, 0.1, 5.0),
-    links.int_param("h", HIDDEN, 8, 1, 256),
-    links.int_param("pseed", PARAM_SEED, 0, 0, 2**31 - 1),
+    links.int_param("n", RANDOM["n"], RANDOM_DEFAULTS["n"], 1, RANDOM_MAX_ROWS),
+    links.int_param("m", RANDOM["m"], RANDOM_DEFAULTS["m"], 1, RANDOM_MAX_ROWS),
+    links.int_param("dq", RANDOM["d_q"], RANDOM_DEFAULTS["d_q"], 1, RANDOM_MAX_DIM),
+    links.int_param("dk", RANDOM["d_k"], RANDOM_DEFAULTS["d_k"], 1, RANDOM_MAX_DIM),
+    links.int_param("dv", RANDOM["d_v"], RANDOM_DEFAULTS["d_v"], 1, RANDOM_MAX_DIM),
+    links.int_param("seed", RANDOM["seed"], RANDOM_DEFAULTS["seed"], 0, 2**31 - 1),
+    links.choice_param("score", SCORE, CONTROL_DEFAULTS[SCORE], SCORES),
+    links.float_param("T", TEMPERATURE, CONTROL_DEFAULTS[TEMPERATURE], 0.05, 5.0),
+    links.float_param("sigma", SIGMA, CONTROL_DEFAULTS[SIGMA], 0.1, 5.0),
+    links.int_param("h", HIDDEN, CONTROL_DEFAULTS[HIDDEN], 1, 256),
+    links.int_param("pseed", PARAM_SEED, CONTROL_DEFAULTS[PARAM_SEED], 0, 2**31 - 1),
     links.text_param("lens", VALID_LENS, "", max_chars=200),
     links.bool_param("causal", CAUSAL),
     links.bool_param("cells_on", CELLS_ON),
@@ -196,7 +198,7 @@ def _init_inputs() -> None:
     init_state(CELLS, frozenset())
     init_state(SOURCE, "edit")
     init_state(PRESET, DEFAULT_PRESET)
-    for name, value in {"n": 6, "m": 8, "d_q": 4, "d_k": 4, "d_v": 3, "seed": 0}.items():
+    for name, value in RANDOM_DEFAULTS.items():
         init_state(RANDOM[name], value)
 
 
@@ -640,9 +642,9 @@ def show_steps(
     figs = result_figures(result, qkv, selectable=clickable)
     for column, name in zip(st.columns(3), ("scores", "masked_scores", "weights"), strict=True):
         chart = f"{key}_{name}"
-        on_select = None
-        if query_key is not None and key_key is not None:
-            on_select = functools.partial(_cell_clicked, chart, query_key, key_key)
+        on_select = (
+            functools.partial(_cell_clicked, chart, query_key, key_key) if clickable else None
+        )
         with column:
             plot(figs[name], key=chart, on_select=on_select)
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
@@ -669,6 +671,8 @@ def query_selector(labels: list[str], key: str, key_key: str | None = None, m: i
             st.session_state[key_key] = 0
     st.session_state[shape_key] = (n, m)
     init_state(key, 0)
+    if key_key is not None:
+        init_state(key_key, 0)
     if not 0 <= int(st.session_state[key] or 0) < n:
         st.session_state[key] = 0
     index = st.selectbox(
