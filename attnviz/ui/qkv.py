@@ -642,9 +642,9 @@ def show_steps(
     figs = result_figures(result, qkv, selectable=clickable)
     for column, name in zip(st.columns(3), ("scores", "masked_scores", "weights"), strict=True):
         chart = f"{key}_{name}"
-        on_select = (
-            functools.partial(_cell_clicked, chart, query_key, key_key) if clickable else None
-        )
+        on_select = None
+        if query_key is not None and key_key is not None:  # (clickable, spelled for mypy)
+            on_select = functools.partial(_cell_clicked, chart, query_key, key_key)
         with column:
             plot(figs[name], key=chart, on_select=on_select)
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
