@@ -216,6 +216,53 @@ def test_image_pools_each_axis_on_its_own():
     assert "mean of 4 × 1 cells" in fig.layout.annotations[0].text
 
 
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize(
+    ("shape", "pool"), [((9, 7), (2, 3)), ((1030, 513), (3, 2)), ((8, 8), (4, 4))]
+)
+def test_pool_mean_averages_each_block_over_its_present_cells(shape, pool, masked):
+    z = randn(*shape).astype(np.float64)
+    if masked:
+        z[np.tril(np.ones(shape, dtype=bool), -2)] = np.nan  # blocks wholly masked too
+    k_rows, k_cols = pool
+    pooled = figures._pool_mean(z, k_rows, k_cols)
+    assert pooled.shape == (-(-shape[0] // k_rows), -(-shape[1] // k_cols))
+    for i, j in [(0, 0), (pooled.shape[0] - 1, 0), (0, pooled.shape[1] - 1), (-1, -1), (1, 1)]:
+        i, j = i % pooled.shape[0], j % pooled.shape[1]
+        block = z[i * k_rows : (i + 1) * k_rows, j * k_cols : (j + 1) * k_cols]  # edges: smaller
+        present = block[~np.isnan(block)]
+        if present.size:
+            np.testing.assert_allclose(pooled[i, j], present.mean(), rtol=1e-12, atol=1e-12)
+        else:
+            assert np.isnan(pooled[i, j])
+
+
+def test_query_breakdown_panels_sit_where_make_subplots_puts_them():
+    from plotly.subplots import make_subplots
+
+    reference = make_subplots(
+        rows=1, cols=3, column_widths=[0.34, 0.22, 0.44], horizontal_spacing=0.08
+    )
+    fig = figures.query_breakdown(
+        query=0,
+        scores=randn(5),
+        masked_scores=randn(5),
+        weights=np.full(5, 0.2),
+        values=randn(5, 3),
+    )
+    for axis in ("xaxis", "xaxis2", "xaxis3"):
+        np.testing.assert_allclose(fig.layout[axis].domain, reference.layout[axis].domain)
+    traces = {trace.name: (trace.xaxis, trace.yaxis) for trace in fig.data}
+    assert traces["raw score"] == ("x", "y") and traces["weight"] == ("x2", "y2")
+    assert (fig.data[-1].xaxis, fig.data[-1].yaxis) == ("x3", "y3")  # the contributions table
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles[:3] == [
+        "Scores per key",
+        "Weight per key",
+        "weight × value (rows sum to the output)",
+    ]
+
+
 def test_query_breakdown_of_many_keys_shows_the_largest_weights_and_sums_the_rest():
     m, d_v = 2048, 256
     weights = torch.softmax(torch.from_numpy(randn(m)), dim=0).numpy()

@@ -525,34 +525,36 @@ def build_mask(choice: AttentionChoice, n: int, m: int) -> torch.Tensor | None:
     return mask
 
 
-def result_figures(
-    result: AttentionResult, qkv: QKV, selectable: bool = False
-) -> dict[str, go.Figure]:
-    """The step-by-step heatmaps of one result, for every page that shows them.
+STEP_FIGURES = ("scores", "masked_scores", "weights", "values", "output")
+
+
+def result_figure(
+    result: AttentionResult, qkv: QKV, name: str, selectable: bool = False
+) -> go.Figure:
+    """One step's heatmap of a result (a name of STEP_FIGURES), for every page that shows them.
 
     `selectable` gives the three attention heatmaps click targets (figures.heatmap).
     """
-    hover = {t("fig.hover.score"): result.scores, t("fig.hover.weight"): result.weights}
-    common: dict[str, Any] = {
-        "row_labels": qkv.query_labels,
-        "col_labels": qkv.key_labels,
-        "mask": result.mask,
-        "hover": hover,
-        "selectable": selectable,
+    attention_titles = {
+        "scores": "fig.scores",
+        "masked_scores": "fig.masked_scores",
+        "weights": "fig.weights",
     }
-    d_v = qkv.values.shape[1]
-    dims = figures.default_labels("v", d_v)
-    return {
-        "scores": figures.heatmap(
-            result.scores, title=t("fig.scores"), kind="scores", **{**common, "mask": None}
-        ),
-        "masked_scores": figures.heatmap(
-            result.masked_scores, title=t("fig.masked_scores"), kind="scores", **common
-        ),
-        "weights": figures.heatmap(
-            result.weights, title=t("fig.weights"), kind="weights", **common
-        ),
-        "values": figures.heatmap(
+    if name in attention_titles:
+        hover = {t("fig.hover.score"): result.scores, t("fig.hover.weight"): result.weights}
+        return figures.heatmap(
+            getattr(result, name),
+            title=t(attention_titles[name]),
+            kind="weights" if name == "weights" else "scores",
+            row_labels=qkv.query_labels,
+            col_labels=qkv.key_labels,
+            mask=None if name == "scores" else result.mask,
+            hover=hover,
+            selectable=selectable,
+        )
+    dims = figures.default_labels("v", qkv.values.shape[1])
+    if name == "values":
+        return figures.heatmap(
             qkv.values,
             title=t("fig.values"),
             kind="values",
@@ -562,8 +564,9 @@ def result_figures(
             col_name=t("fig.dims"),
             y_title=t("fig.keys"),
             x_title=t("fig.dims"),
-        ),
-        "output": figures.heatmap(
+        )
+    if name == "output":
+        return figures.heatmap(
             result.output,
             title=t("fig.output"),
             kind="values",
@@ -571,8 +574,15 @@ def result_figures(
             col_labels=dims,
             col_name=t("fig.dims"),
             x_title=t("fig.dims"),
-        ),
-    }
+        )
+    raise ValueError(f"unknown step figure {name!r}: choose one of {', '.join(STEP_FIGURES)}")
+
+
+def result_figures(
+    result: AttentionResult, qkv: QKV, selectable: bool = False
+) -> dict[str, go.Figure]:
+    """Every step's heatmap of one result (`result_figure`), by name."""
+    return {name: result_figure(result, qkv, name, selectable) for name in STEP_FIGURES}
 
 
 def compute(qkv: QKV, choice: AttentionChoice) -> AttentionResult:
@@ -639,17 +649,17 @@ def show_steps(
     that query and key (on matrices small enough for click targets, figures.SELECT_CELL_LIMIT).
     """
     clickable = query_key is not None and key_key is not None
-    figs = result_figures(result, qkv, selectable=clickable)
+    # Each figure is built just before it is sent: Chromium draws one while the next is built.
     for column, name in zip(st.columns(3), ("scores", "masked_scores", "weights"), strict=True):
         chart = f"{key}_{name}"
         on_select = None
         if query_key is not None and key_key is not None:  # (clickable, spelled for mypy)
             on_select = functools.partial(_cell_clicked, chart, query_key, key_key)
         with column:
-            plot(figs[name], key=chart, on_select=on_select)
+            plot(result_figure(result, qkv, name, clickable), key=chart, on_select=on_select)
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
         with column:
-            plot(figs[name], key=f"{key}_{name}")
+            plot(result_figure(result, qkv, name), key=f"{key}_{name}")
     n, m = result.weights.shape[-2:]
     if max(n, m) > figures.NUMBERS_LIMIT:
         st.caption(t("playground.big_note", limit=figures.NUMBERS_LIMIT))
