@@ -140,8 +140,9 @@ def _need_equal_sizes(score: str, queries: torch.Tensor, keys: torch.Tensor) -> 
     d_q, d_k = queries.shape[-1], keys.shape[-1]
     if d_q != d_k:
         raise ValueError(
-            f"keys have {d_k} columns but queries have {d_q}: {score} scoring needs equal "
-            "sizes (use additive or general attention for different sizes)"
+            f"keys ({_shape(keys)}) have {d_k} columns but queries ({_shape(queries)}) have "
+            f"{d_q}: {score} scoring needs equal sizes (use additive or general attention for "
+            "different sizes)"
         )
 
 
@@ -297,8 +298,8 @@ def attend(
     values = _as_float(values, queries.dtype, "values")  # (..., m, d_v)
     if keys.shape[-2] != values.shape[-2]:
         raise ValueError(
-            f"keys have {keys.shape[-2]} rows but values have {values.shape[-2]}: "
-            "each key needs exactly one value"
+            f"keys ({_shape(keys)}) have {keys.shape[-2]} rows but values ({_shape(values)}) "
+            f"have {values.shape[-2]}: each key needs exactly one value"
         )
     try:
         torch.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])

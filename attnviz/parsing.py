@@ -41,6 +41,9 @@ def _is_numeric_token(token: str) -> bool:
 
 def _parse_value(token: str, row: int, col: int) -> float:
     """One cell as a float32-representable float; `row` and `col` are 1-based."""
+    if not token:
+        # "1,,2" or a trailing "1,2,": say where the gap is rather than that '' is no number.
+        raise InputError("empty_value", row=row, col=col)
     if _NON_FINITE.fullmatch(token):
         raise InputError("not_finite", row=row, col=col, value=token)
     if not _NUMBER.fullmatch(token):
@@ -84,6 +87,8 @@ def parse_matrix(text: str) -> torch.Tensor:
     """A float32 (rows, cols) tensor from rows split by newline or ';', values by ',' or spaces."""
     if len(text) > MAX_TEXT_CHARS:
         raise InputError("too_long", found=len(text), limit=MAX_TEXT_CHARS)
+    # Text copied out of a UTF-8 file with a BOM starts with U+FEFF, which strip() keeps.
+    text = text.removeprefix("\ufeff")
     rows = [part.strip() for line in text.splitlines() for part in line.split(";")]
     rows = [row for row in rows if row]
     if not rows:
@@ -115,9 +120,15 @@ def _shortest(value: np.float32) -> str:
 
 def _decode_csv(data: bytes) -> str:
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError("csv_unreadable", detail=str(exc)) from exc
+        byte = f"0x{data[exc.start]:02x}"
+        raise InputError("csv_not_text", byte=byte, position=exc.start) from exc
+    # NUL is valid UTF-8 but never part of a text file: a binary file renamed .csv.
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError("csv_not_text", byte="0x00", position=nul)
+    return text
 
 
 def _is_blank_record(record: list[str]) -> bool:
@@ -260,10 +271,10 @@ def parse_valid_lens(text: str, n: int, m: int) -> torch.Tensor | None:
     if len(tokens) not in (1, n) or not all(
         _WHOLE_NUMBER.fullmatch(tok) and len(tok.lstrip("0")) <= digits_allowed for tok in tokens
     ):
-        raise InputError("valid_lens", value=text, m=m, n=n)
+        raise InputError("valid_lens", value=_shown(text), m=m, n=n)
     lengths = [int(tok) for tok in tokens]
     if any(not 0 <= length <= m for length in lengths):
-        raise InputError("valid_lens", value=text, m=m, n=n)
+        raise InputError("valid_lens", value=_shown(text), m=m, n=n)
     if len(lengths) == 1:
         return torch.tensor(lengths[0], dtype=torch.int64)
     return torch.tensor(lengths, dtype=torch.int64)

@@ -376,7 +376,7 @@ def test_load_pairs_csv() -> None:
         (b"premise,hypothesis\nx\n", "csv_pair_empty"),
         (b"premise,hypothesis\n", "pairs_empty"),
         (b"", "pairs_empty"),
-        ("premise,hypothesis\ncaf\xe9,b\n".encode("latin-1"), "csv_unreadable"),
+        ("premise,hypothesis\ncaf\xe9,b\n".encode("latin-1"), "csv_not_text"),
         (b"premise,hypothesis\na,b,c,d\n", "csv_unreadable"),
         (b"premise,hypothesis\nx,y\na,b,c\n", "csv_unreadable"),
         (b"premise,hypothesis\n" + b"a,b\n" * (MAX_PAIRS + 1), "too_many_pairs"),

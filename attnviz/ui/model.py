@@ -14,7 +14,7 @@ import torch
 from attnviz import figures, parsing
 from attnviz.i18n import get_language, t
 from attnviz.ui import links
-from attnviz.ui.base import init_state, plot, table
+from attnviz.ui.base import init_state, markdown_literal, plot, table
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoded, Encoder
@@ -113,10 +113,26 @@ def _load_encoder() -> Encoder:
     return load_encoder()
 
 
+# What a missing or broken model install raises: the package or transformers absent
+# (ImportError), its files missing or unreadable (OSError), a config transformers rejects
+# (ValueError), weights that do not fit the model (RuntimeError).
+MODEL_FAULTS = (ImportError, OSError, ValueError, RuntimeError)
+
+
 def encoder() -> Encoder:
-    """The model and tokenizer, loaded once per server process."""
-    with st.spinner(t("model.loading")):
-        return _load_encoder()
+    """The model and tokenizer, loaded once per server process.
+
+    When it cannot be loaded, the page says why and how to install it, and stops; a failed
+    load is not cached, so the next run tries again (after an install, a reload is enough).
+    """
+    try:
+        with st.spinner(t("model.loading")):
+            return _load_encoder()
+    except MODEL_FAULTS as err:
+        # Shown as code: a module path's underscores would otherwise turn into italics.
+        detail = f"{type(err).__name__}: {err}".replace("`", "'")
+        st.error(t("model.unavailable", detail=detail), icon=":material/error:")
+        st.stop()
 
 
 def _nli_preset(name: str, premise_key: str, hypothesis_key: str) -> None:
@@ -208,7 +224,8 @@ def nli_inputs() -> tuple[list[tuple[str, str]], int]:
     )
     if NLI_UPLOAD_NOTE in st.session_state:
         status, message = st.session_state[NLI_UPLOAD_NOTE]
-        (st.error if status == "error" else st.success)(message)
+        # The note names the uploaded file: its name shows as it is, not as markdown.
+        (st.error if status == "error" else st.success)(markdown_literal(message))
     pairs = parse_pairs(text or "")
     if not 0 <= int(st.session_state.get(NLI_CHOICE) or 0) < len(pairs):
         st.session_state[NLI_CHOICE] = 0

