@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from attnviz import ui
 from benchmarks import load
@@ -23,7 +24,9 @@ def test_driven_keys_and_link_names_are_the_apps() -> None:
 
 def test_ten_sessions_for_thirty_seconds(app_url: str) -> None:
     plan = load.Plan(sessions=10, seconds=30, think=(1.0, 3.0), ramp=3.0)
-    result = asyncio.run(load.drive(app_url, plan))
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, load.drive(app_url, plan)).result()
     # Every rerun was checked as it finished: successful, no exception or error box, the
     # page's charts and widgets drawn, and a changed value written back into the page's link.
     assert not result.failures, "\n".join(load.report(result))
