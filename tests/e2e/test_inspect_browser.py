@@ -10,7 +10,14 @@ import numpy as np
 from PIL import Image
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_playground_browser import WEIGHTS, Z_OF, wait_for_charts, wait_idle, z_of
+from tests.e2e.test_playground_browser import (
+    WEIGHTS,
+    Z_OF,
+    wait_for_charts,
+    wait_idle,
+    wait_until,
+    z_of,
+)
 
 # The per-query breakdown: its title names the query, its "weight" bars hold the row.
 BREAKDOWN = (
@@ -52,21 +59,21 @@ def test_clicking_a_cell_selects_its_query_and_the_link_reopens_the_view(app_url
     weights = z_of(page, WEIGHTS)
 
     click_cell(page, WEIGHTS, 2, 1)
-    page.wait_for_function(f"() => ({BREAKDOWN})().title.startsWith('Query q2')", timeout=30_000)
+    wait_until(page, f"() => ({BREAKDOWN})().title.startsWith('Query q2')", timeout=30_000)
     wait_idle(page)
     np.testing.assert_allclose(page.evaluate(BREAKDOWN)["y"], weights[2], rtol=1e-5)
     assert page.get_by_text(re.compile(r"Selected cell q2 → k1")).count() == 1
 
     # A second click on another cell of the same matrix moves the selection again.
     click_cell(page, "Raw scores", 1, 3)
-    page.wait_for_function(f"() => ({BREAKDOWN})().title.startsWith('Query q1')", timeout=30_000)
+    wait_until(page, f"() => ({BREAKDOWN})().title.startsWith('Query q1')", timeout=30_000)
     wait_idle(page)
     page.screenshot(path=str(SCREENSHOTS / "inspect.png"))
 
     # The address bar now holds the view: a fresh browser context opens the same figures.
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text("Causal (query i sees keys 0..i)").click()
-    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
+    wait_until(page, f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
     wait_idle(page)
     page.wait_for_function("() => location.search.includes('causal=1')", timeout=30_000)
     url = page.url

@@ -6,7 +6,7 @@ import numpy as np
 
 from attnviz import kernels as kr
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
+from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 # The weights heatmap is the chart whose title starts with "Weights"; Plotly keeps the decoded
 # traces on its graph div.
@@ -31,7 +31,7 @@ def test_kernel_page_draws_and_follows_the_kernel(app_url, page):
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.locator('[data-testid="stSelectbox"]').first.click()
     page.get_by_role("option", name="Boxcar  1 if |u| ≤ 1, else 0", exact=True).click()
-    page.wait_for_function(f"() => ({WEIGHTS_Z})()[0].some(v => v === 0)", timeout=30_000)
+    wait_until(page, f"() => ({WEIGHTS_Z})()[0].some(v => v === 0)", timeout=30_000)
     wait_idle(page)
     boxcar = np.array(page.evaluate(WEIGHTS_Z), dtype=float)
     expected = kr.kernel_weights(d.x_test, d.x_train, "boxcar", 0.25).numpy()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_playground_browser import Z_OF, wait_for_charts, wait_idle
+from tests.e2e.test_playground_browser import Z_OF, wait_for_charts, wait_idle, wait_until
 
 WEIGHTS, MASK = "Attention weights (softmax)", "Mask of sequence 0 (1 = may attend)"
 
@@ -25,7 +25,7 @@ def test_masking_draws_and_the_causal_mask_reaches_the_weights(app_url, page):
     np.testing.assert_allclose(weights[:, :4].sum(axis=1), np.ones(6), rtol=1e-5)
 
     page.get_by_text("Causal mask", exact=True).click()
-    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
+    wait_until(page, f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])", timeout=30_000)
     wait_idle(page)
     allowed = np.tril(np.ones((6, 6), dtype=bool)) & padding
     np.testing.assert_array_equal(z_of(page, MASK), allowed.astype(float))

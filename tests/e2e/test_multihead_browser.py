@@ -6,7 +6,7 @@ import numpy as np
 
 from attnviz.heads import embed_tokens, multi_head_attention, positional_encoding
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
+from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 # Plotly keeps the drawn traces (decoded) on its graph div; charts are found by their title.
 Z_OF = (
@@ -38,7 +38,7 @@ def test_multihead_draws_every_head_and_reacts(app_url, page):
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stSelectbox"]').nth(1).click()
     page.get_by_role("option", name="2", exact=True).click()
-    page.wait_for_function(f"() => ({HEAD_TITLES})().length === 2", timeout=30_000)
+    wait_until(page, f"() => ({HEAD_TITLES})().length === 2", timeout=30_000)
     wait_idle(page)
     drawn = np.array(page.evaluate(Z_OF, "Head 2 weights"), dtype=float)
     np.testing.assert_allclose(drawn, expected_weights(2)[1], rtol=1e-5, atol=1e-7)

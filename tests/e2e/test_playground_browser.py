@@ -25,6 +25,16 @@ def wait_for_charts(page, count: int) -> None:
     wait_idle(page)
 
 
+def wait_until(page, predicate: str, timeout: float = 30_000) -> None:
+    """Until the JavaScript function `predicate` returns true. A throw counts as false: during a
+    rerun a chart may be missing for a moment, which wait_for_function would report as a failure.
+    """
+    page.wait_for_function(
+        f"() => {{ try {{ return ({predicate})(); }} catch (e) {{ return false; }} }}",
+        timeout=timeout,
+    )
+
+
 def wait_idle(page) -> None:
     """Until the script run that the last interaction started has finished."""
     page.wait_for_timeout(200)  # let a rerun that was just asked for begin
@@ -53,7 +63,7 @@ def test_playground_draws_and_reacts(app_url, page):
     assert page.locator('[data-testid="stException"]').count() == 0
 
     sidebar.get_by_text("Causal (query i sees keys 0..i)").click()
-    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
+    wait_until(page, f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
     wait_idle(page)
     weights = z_of(page, WEIGHTS)
     np.testing.assert_array_equal(np.isnan(weights), ~np.tril(np.ones((3, 4), dtype=bool)))
@@ -104,7 +114,7 @@ def test_grid_edit_reaches_the_text_and_the_charts(app_url, page):
         (SCREENSHOTS.parents[1] / "tests" / "e2e" / "artifacts").mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS.parents[1] / "tests/e2e/artifacts/grid_edit.png"))
     assert queries.input_value() == "7, 0\n0, 1\n1, 1"
-    page.wait_for_function(f"() => Math.abs(({FIRST_Z})()[0][0] - 7 / Math.SQRT2) < 1e-5")
+    wait_until(page, f"() => Math.abs(({FIRST_Z})()[0][0] - 7 / Math.SQRT2) < 1e-5")
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -117,7 +127,7 @@ def test_hand_picked_cell_is_masked(app_url, page):
     grid.wait_for(timeout=30_000)
     wait_idle(page)
     grid.click(position={"x": 122, "y": 53})  # the checkbox of query q0, key k1
-    page.wait_for_function(f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
+    wait_until(page, f"() => isNaN(({Z_OF})('{WEIGHTS}')[0][1])")
     weights = z_of(page, WEIGHTS)
     assert np.isnan(weights[0, 1]) and not np.isnan(weights[1:]).any()
     np.testing.assert_allclose(np.nansum(weights[0]), 1.0, rtol=1e-6)
@@ -136,7 +146,7 @@ def test_upload_fills_the_matrix_and_a_bad_file_says_why(app_url, page, tmp_path
     good.write_text("2,0\n0,2\n1,1\n")
     uploads.nth(0).set_input_files(str(good))
     page.get_by_text("Loaded queries.csv: 3 × 2.").wait_for(timeout=30_000)
-    page.wait_for_function(f"() => Math.abs(({FIRST_Z})()[0][0] - Math.SQRT2) < 1e-5")
+    wait_until(page, f"() => Math.abs(({FIRST_Z})()[0][0] - Math.SQRT2) < 1e-5")
     bad = tmp_path / "keys.csv"
     bad.write_text("a,b\n1,2\n")
     uploads.nth(1).set_input_files(str(bad))
