@@ -174,3 +174,13 @@ def test_sent_bytes_is_close_to_the_json_streamlit_sends(n):
     sent = len(fig.to_json(validate=False))
     # Never much under (it guards a cap), never far over (it would refuse figures that fit).
     assert 0.97 * sent <= figures.sent_bytes(fig) <= 1.2 * sent + 10_000
+
+
+def test_a_page_freezes_the_imported_heap():
+    import gc
+
+    gc.unfreeze()
+    ui.base._freeze_imports.clear()
+    open_page("pages/1_Playground.py")
+    # torch, plotly and streamlit are out of the collector's view: full collections stay cheap.
+    assert gc.get_freeze_count() > 100_000
