@@ -9,8 +9,9 @@ Mask convention everywhere: a bool tensor, True = may attend.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,9 @@ _PARAM_KEYS: dict[str, frozenset[str]] = {
     "additive": frozenset({"W_q", "W_k", "w_v", "h", "seed"}),
     "gaussian": frozenset({"sigma"}),
 }
+# The fill values the pages offer for masked scores, by how they are written: d2l's -1e6, a
+# larger finite one, and the exact -inf (they differ only for a row whose keys are all masked).
+FILL_VALUES: dict[str, float] = {"-1e6": -1e6, "-1e9": -1e9, "-inf": -math.inf}
 _COSINE_EPS = 1e-8  # as F.cosine_similarity
 # Additive and Gaussian scores need an (n, m, d) intermediate: build it in query blocks of at
 # most this many elements, so a 2048 x 2048 x 64 input does not ask for a gigabyte at once.
@@ -46,6 +50,31 @@ class AttentionResult:
 def causal_mask(n: int, m: int | None = None) -> torch.Tensor:
     """The top-left lower-triangular mask (query i may attend keys 0..i), as SDPA's is_causal."""
     return torch.ones(n, n if m is None else m, dtype=torch.bool).tril()  # (n, m)
+
+
+def build_mask(
+    n: int, m: int, *, causal: bool = False, blocked: Iterable[tuple[int, int]] = ()
+) -> torch.Tensor | None:
+    """The causal mask AND hand-picked blocked (query, key) cells, as one (n, m) bool mask.
+
+    None when neither is asked for (nothing masked).
+    """
+    mask = causal_mask(n, m) if causal else None  # (n, m)
+    cells = list(blocked)
+    if cells:
+        allowed = torch.ones(n, m, dtype=torch.bool)  # (n, m)
+        rows, cols = zip(*cells, strict=True)
+        allowed[list(rows), list(cols)] = False
+        mask = allowed if mask is None else mask & allowed
+    return mask
+
+
+def fill_label(fill_value: float) -> str:
+    """How a fill value is written on the pages and in links: "-1e6", "-1e9", "-inf"."""
+    for label, value in FILL_VALUES.items():
+        if value == fill_value:
+            return label
+    return f"{fill_value:g}"
 
 
 def combine_masks(
@@ -255,6 +284,17 @@ def _as_float(x: torch.Tensor | Any, dtype: torch.dtype | None, name: str) -> to
     return tensor
 
 
+def _broadcastable(*shapes: tuple[int, ...]) -> bool:
+    """Whether the shapes broadcast together (numpy's rule, aligned at the right).
+
+    Written out because `torch.broadcast_shapes` imports sympy on its first call (0.4 s).
+    """
+    for sizes in itertools.zip_longest(*(reversed(shape) for shape in shapes), fillvalue=1):
+        if len({size for size in sizes if size != 1}) > 1:
+            return False
+    return True
+
+
 def _dot_bounded(score: str, queries: torch.Tensor, keys: torch.Tensor, scale: float) -> bool:
     """True when every score is provably finite: |q . k| <= d max|q| max|k| (cosine: <= 1)."""
     if score == "cosine":
@@ -301,13 +341,11 @@ def attend(
             f"keys ({_shape(keys)}) have {keys.shape[-2]} rows but values ({_shape(values)}) "
             f"have {values.shape[-2]}: each key needs exactly one value"
         )
-    try:
-        torch.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])
-    except RuntimeError:
+    if not _broadcastable(queries.shape[:-2], keys.shape[:-2], values.shape[:-2]):
         raise ValueError(
             f"batch axes do not broadcast: queries {_shape(queries)}, keys {_shape(keys)}, "
             f"values {_shape(values)}"
-        ) from None
+        )
 
     scale = 1.0 / temperature
     if score == "scaled_dot":

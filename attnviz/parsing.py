@@ -6,6 +6,7 @@ import csv
 import io
 import math
 import re
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -260,22 +261,34 @@ def load_npy(data: bytes) -> torch.Tensor:
     return torch.from_numpy(converted)
 
 
-def parse_valid_lens(text: str, n: int, m: int) -> torch.Tensor | None:
-    """None for an empty box, else one valid length (0-d) or one per query (shape (n,)), int64."""
+def parse_valid_lens(
+    text: str, n: int, m: int, *, each: Literal["query", "sequence"] = "query"
+) -> torch.Tensor | None:
+    """Valid lengths (whole numbers in [0, m]) as int64, d2l's `valid_lens`.
+
+    `each="query"` (the Playground's): None for an empty box, else one length for every query
+    (0-d) or one per query (shape (n,)). `each="sequence"` (a padded batch): exactly one per
+    sequence of the n in the batch, shape (n,).
+    """
     stripped = text.strip()
-    if not stripped:
+    if not stripped and each == "query":
         return None
-    tokens = _VALUE_SEPARATOR.split(stripped)
-    digits_allowed = len(str(m))
-    # The length cap keeps int() away from a 5,000-digit token, which Python refuses to convert.
-    if len(tokens) not in (1, n) or not all(
-        _WHOLE_NUMBER.fullmatch(tok) and len(tok.lstrip("0")) <= digits_allowed for tok in tokens
-    ):
-        raise InputError("valid_lens", value=_shown(text), m=m, n=n)
-    lengths = [int(tok) for tok in tokens]
-    if any(not 0 <= length <= m for length in lengths):
-        raise InputError("valid_lens", value=_shown(text), m=m, n=n)
-    if len(lengths) == 1:
+    tokens = _VALUE_SEPARATOR.split(stripped) if stripped else []
+    counts = (1, n) if each == "query" else (n,)
+    if len(tokens) not in counts:
+        if each == "query":
+            raise InputError("valid_lens", value=_shown(text), m=m, n=n)
+        raise InputError("lens_count", value=_shown(stripped), found=len(tokens), batch=n, m=m)
+    lengths = []
+    for position, token in enumerate(tokens):
+        # The digit cap keeps int() away from a 5,000-digit token, which Python refuses.
+        whole = _WHOLE_NUMBER.fullmatch(token) and len(token.lstrip("0")) <= len(str(m))
+        if not whole or int(token) > m:
+            if each == "query":
+                raise InputError("valid_lens", value=_shown(text), m=m, n=n)
+            raise InputError("lens_value", value=_shown(token), seq=position, m=m)
+        lengths.append(int(token))
+    if each == "query" and len(lengths) == 1:
         return torch.tensor(lengths[0], dtype=torch.int64)
     return torch.tensor(lengths, dtype=torch.int64)
 
