@@ -1,6 +1,7 @@
 """LaTeX for each step of attention, with the current sizes and numbers (Murphy, PML1 ch. 15).
 
-Pure functions: numbers in, LaTeX strings out, so every page shows the same notation.
+Pure functions: numbers (and the words of one language) in, LaTeX strings out, so every page
+shows the same notation.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from attnviz.i18n import t
+from attnviz.i18n import Catalogue
 
 MAX_TERMS = 6  # longer sums are shortened with \dots
 
@@ -67,11 +68,11 @@ def scores(
     return rf"s_{{ij}} = {_SCORE_TEX[score]}{tau},\qquad " + r",\ ".join(sizes)
 
 
-def mask(fill_value: float) -> str:
+def mask(fill_value: float, text: Catalogue) -> str:
     r"""\tilde s_ij = s_ij where allowed, the fill value elsewhere."""
     return (
-        rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{{t('formula.allowed')}}}"
-        rf"\\ {number(fill_value)} & \text{{{t('formula.otherwise')}}} \end{{cases}}"
+        rf"\tilde s_{{ij}} = \begin{{cases}} s_{{ij}} & \text{{{text('formula.allowed')}}}"
+        rf"\\ {number(fill_value)} & \text{{{text('formula.otherwise')}}} \end{{cases}}"
     )
 
 

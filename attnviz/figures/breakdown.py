@@ -1,0 +1,166 @@
+"""How one output row is made: the per-query breakdown of raw and masked scores, weights and
+each value's contribution weight_j * v_j, in three panels side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
+
+from attnviz.figures.labels import default_labels, escape_label, unique_labels
+from attnviz.figures.matrix import (
+    NUMBERS_LIMIT,
+    as_array,
+    axis_ticks,
+    cell_number,
+    matrix_traces,
+    rows_down,
+)
+from attnviz.figures.style import FONT_SIZE, note, style_layout
+from attnviz.i18n import Catalogue
+
+BREAKDOWN_SPACING = 0.08  # the gap between the breakdown's panels, a fraction of its width
+BREAKDOWN_KEYS = 32  # keys drawn in a per-query breakdown; the others are summed in one row
+
+
+def query_breakdown(
+    *,
+    query: int,
+    scores: object,
+    masked_scores: object,
+    weights: object,
+    values: object,
+    query_label: str | None = None,
+    key_labels: Sequence[object] | None = None,
+    mask: object | None = None,
+    text: Catalogue,
+) -> go.Figure:
+    """How output row `query` is made: per key its raw and masked score, its weight, and
+    weight_j * v_j (the rows of the right panel add up to the output row at its bottom)."""
+    raw = np.asarray(scores, dtype=np.float64).reshape(-1)  # (m,)
+    masked = np.asarray(masked_scores, dtype=np.float64).reshape(-1)  # (m,)
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)  # (m,)
+    v = as_array(values)  # (m, d_v)
+    m, d_v = v.shape
+    keys = unique_labels(key_labels if key_labels is not None else default_labels("k", m))
+    allowed = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).reshape(-1)
+    label = query_label if query_label is not None else f"q{query}"
+    contributions = w[:, None] * v  # (m, d_v)
+    output = contributions.sum(axis=0, keepdims=True)  # (1, d_v)
+    rest: list[np.ndarray] = []
+    if m > BREAKDOWN_KEYS:
+        # Thousands of bars read as noise and take Chromium ~0.7 s to draw: the keys with the
+        # largest weights, in key order, and the others summed in one row above the output.
+        shown = np.sort(np.argsort(-w, kind="stable")[:BREAKDOWN_KEYS])  # (k,)
+        others = np.setdiff1d(np.arange(m), shown)
+        rest = [contributions[others].sum(axis=0, keepdims=True)]  # [(1, d_v)]
+        rest_label = text("fig.breakdown.others", count=len(others))
+        raw, masked, w, allowed = raw[shown], masked[shown], w[shown], allowed[shown]
+        contributions, keys = contributions[shown], [keys[i] for i in shown]
+        m = len(shown)
+
+    x = np.arange(m)
+    key_text = [escape_label(k) for k in keys]
+
+    def bar(y: np.ndarray, name_key: str, color: str, axes: str, numbers: bool = False) -> go.Bar:
+        name = escape_label(text(name_key))
+        return go.Bar(
+            x=x,
+            y=y,
+            name=name,
+            marker_color=color,
+            customdata=key_text,
+            text=[cell_number(v) for v in y] if numbers and m <= NUMBERS_LIMIT else None,
+            textposition="outside",
+            hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra>{name}</extra>",
+            xaxis=f"x{axes}",
+            yaxis=f"y{axes}",
+        )
+
+    traces: list[BaseTraceType] = [bar(raw, "fig.breakdown.raw", "#4575b4", "")]
+    # Masked scores hold the fill value (-1e6, -inf): drawing it would flatten the chart,
+    # so only the allowed keys get a bar and the masked ones a label.
+    traces.append(bar(np.where(allowed, masked, np.nan), "fig.breakdown.masked", "#d73027", ""))
+    if not allowed.all():
+        traces.append(
+            go.Scatter(
+                x=x[~allowed],
+                y=np.zeros(int((~allowed).sum())),
+                mode="text",
+                text=[escape_label(text("fig.masked"))] * int((~allowed).sum()),
+                textposition="top center",
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+    traces.append(bar(w, "fig.breakdown.weight", "#35b779", "2", numbers=True))
+    rows = [*keys, *([rest_label] if rest else []), text("fig.breakdown.output")]
+    dims = default_labels("v", d_v)
+    table = np.vstack([contributions, *rest, output])  # (m [+ 1] + 1, d_v)
+    drawn = matrix_traces(
+        table,
+        kind="values",
+        row_labels=rows,
+        col_labels=dims,
+        row_name=text("fig.hover.key"),
+        col_name=text("fig.dims"),
+        mask=None,
+        hover={text("fig.hover.value"): table},
+        text=text,
+        show_numbers=max(m + 1, d_v) <= NUMBERS_LIMIT,
+        showscale=False,
+    )
+    table_trace = drawn.traces[0]
+    table_trace.update(xaxis="x3", yaxis="y3")
+    traces.append(table_trace)
+
+    layout = style_layout(text("fig.breakdown.title", query=label), height=420, background="white")
+    # Three panels side by side, widths 0.34 : 0.22 : 0.44 of what the 0.08 gaps leave, each
+    # titled above (as `make_subplots` lays them out, at a tenth of its cost).
+    titles = ("fig.breakdown.scores", "fig.breakdown.weights", "fig.breakdown.contrib")
+    left = 0.0
+    annotations = []
+    for panel, (width, title_key) in enumerate(zip((0.34, 0.22, 0.44), titles, strict=True)):
+        axes = "" if panel == 0 else str(panel + 1)
+        right = min(1.0, left + width * (1 - 2 * BREAKDOWN_SPACING))
+        layout[f"xaxis{axes}"] = {"anchor": f"y{axes}", "domain": [left, right], "automargin": True}
+        # Only the left panel's y axis meets the figure's edge: automatic margins on the
+        # others would measure their labels for nothing (a layout pass each in Chromium).
+        layout[f"yaxis{axes}"] = {
+            "anchor": f"x{axes}",
+            "domain": [0.0, 1.0],
+            "automargin": not panel,
+        }
+        annotations.append(
+            {
+                **note(escape_label(text(title_key)), x=(left + right) / 2, y=1.0),
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "font": {"size": FONT_SIZE + 1},
+            }
+        )
+        left = right + BREAKDOWN_SPACING
+    for axes, labels in (("", keys), ("2", keys)):
+        if rest:
+            # The top keys are scattered (k17, k402, ...): rotated labels under 32 bars cannot
+            # be read and cost Chromium a second layout; hover names each bar's key.
+            layout[f"xaxis{axes}"].update(showticklabels=False, title=text("fig.keys"))
+        else:
+            layout[f"xaxis{axes}"].update(axis_ticks(labels))
+    layout["xaxis3"].update(side="bottom", **axis_ticks(dims))
+    layout["yaxis3"].update(
+        {**axis_ticks(rows), **rows_down(len(rows), drawn), "automargin": False}
+    )
+    if drawn.encoding == "image":
+        layout["xaxis3"]["range"] = [-0.5, d_v - 0.5]
+    layout["yaxis2"]["range"] = [0, 1.15]
+    # The legend sits at the foot of the figure, below the rotated key labels, not over them.
+    legend = {"orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom"}
+    layout.update(barmode="group", legend=legend)
+    if rest:
+        top = text("fig.breakdown.top", shown=m, total=m + len(others))
+        annotations.append(note(escape_label(top), x=1.0, y=-0.17, font={"size": FONT_SIZE - 3}))
+    layout["annotations"] = annotations
+    return go.Figure(data=traces, layout=layout)

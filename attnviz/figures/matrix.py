@@ -1,0 +1,236 @@
+"""The traces every matrix figure shares: a matrix in the encoding its size allows
+(`attnviz.figures.budget`), its hover text, the numbers in its cells, the marks of masked cells,
+the click overlay and the axis ticks. The heatmap and the breakdown's table are built on these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
+
+from attnviz.figures.budget import HOVER_BYTES_LIMIT, Encoding, encoding_for, json_size
+from attnviz.figures.image import image_traces
+from attnviz.figures.labels import default_labels, escape_label
+from attnviz.figures.style import COLORSCALES, FONT_SIZE, Kind
+from attnviz.i18n import Catalogue
+
+NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and columns
+MASK_MARK = "×"
+TICKS_NAMED = 24  # numbered labels (q0, q1, ...) get a tick each up to this many
+# The click overlay is one SVG point a cell: Chromium spends ~40 us a point drawing it (0.19 s
+# at 64 x 64, 0.67 s at 128 x 128), and it repeats the hover text (+0.47 MB at 64 x 64).
+# Beyond 64 a side, cells of a ~400 px plot are under 7 px: too small to aim at anyway.
+SELECT_CELL_LIMIT = 64 * 64
+# The × marks and cell gaps only where a cell is large enough to hold them (~15 px at 32).
+MARK_LIMIT = 32
+
+
+def as_array(matrix: object) -> np.ndarray:
+    """A 2-D float64 array of a tensor or array-like; ValueError naming the shape otherwise."""
+    array = np.asarray(matrix.detach().cpu() if hasattr(matrix, "detach") else matrix)
+    if array.ndim != 2:
+        raise ValueError(f"a heatmap needs a 2-D matrix, got shape {array.shape}")
+    return array.astype(np.float64)
+
+
+def number(value: float, digits: int = 4) -> str:
+    """A value for hover and cells: `digits` significant digits, "-inf" for a -inf fill."""
+    if np.isneginf(value):
+        return "-inf"
+    return f"{value:.{digits}g}"
+
+
+def cell_number(value: float) -> str:
+    """A score or value written in its cell."""
+    # Two significant digits fit a cell of a three-across layout; hover has four.
+    return number(value, digits=2)
+
+
+def cell_weight(value: float) -> str:
+    """A weight written in its cell."""
+    # Weights lie in [0, 1]: ".16" reads at a glance where "0.16" or "4.1e-15" crowd a cell.
+    if value >= 0.995:
+        return "1"
+    if value < 0.005:
+        return "0"
+    return f"{value:.2f}".removeprefix("0")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A matrix's traces, their encoding, and (rows, columns) of cells in each image pixel."""
+
+    traces: list[BaseTraceType]
+    encoding: Encoding
+    pool: tuple[int, int] = (1, 1)
+
+
+def colour_range(shown: np.ndarray, kind: Kind) -> dict[str, float]:
+    """Weights on 0..1; scores and values on a scale symmetric about 0 (their largest |value|)."""
+    if kind == "weights":
+        return {"zmin": 0.0, "zmax": 1.0}
+    finite = shown[np.isfinite(shown)]
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
+
+
+def hover_text(
+    rows: list[str],
+    cols: list[str],
+    hover: Mapping[str, np.ndarray],
+    mask: np.ndarray | None,
+    row: str,
+    col: str,
+    masked: str,
+) -> np.ndarray:
+    """Per cell: query and key labels, every hover value and `masked` where masked, escaped."""
+    row_text = np.array([f"{row} {r}<br>{col} " for r in rows], dtype=object)[:, None]
+    text = row_text + np.array(cols, dtype=object)[None, :]  # (n, m)
+    for name, values in hover.items():
+        formatted = np.char.mod("%.4g", values).astype(object)  # as _number: "-inf" stays
+        text = text + f"<br>{escape_label(name)}: " + formatted
+    if mask is not None:
+        text = np.where(mask, text, text + f"<br><b>{escape_label(masked)}</b>")
+    return text
+
+
+def matrix_traces(
+    z: np.ndarray,
+    *,
+    kind: Kind,
+    row_labels: list[str],
+    col_labels: list[str],
+    row_name: str,
+    col_name: str,
+    mask: np.ndarray | None,
+    hover: Mapping[str, np.ndarray],
+    show_numbers: bool,
+    text: Catalogue,
+    showscale: bool = True,
+    hover_bytes: int = HOVER_BYTES_LIMIT,
+) -> Drawn:
+    """The traces of a matrix in the encoding its size allows (`encoding_for`); "full" turns
+    "compact" when the per-cell hover text would pass `hover_bytes` (long labels)."""
+    n, m = z.shape
+    shown = z if mask is None else np.where(mask, z, np.nan)  # masked: a gap, not a colour
+    ranges = colour_range(shown, kind)
+    row, col = escape_label(row_name), escape_label(col_name)
+    encoding = encoding_for(n, m)
+    if encoding == "image":
+        traces, pool = image_traces(
+            shown, kind=kind, ranges=ranges, row=row, col=col, showscale=showscale, text=text
+        )
+        return Drawn(traces, "image", pool)
+    texts = None
+    if encoding == "full":
+        rows = [escape_label(r) for r in row_labels]
+        cols = [escape_label(c) for c in col_labels]
+        texts = hover_text(rows, cols, hover, mask, row, col, text("fig.masked"))
+        # The text's JSON size, with quotes and a comma for each cell.
+        if json_size("".join(texts.flat)) + 3 * texts.size > hover_bytes:
+            texts, encoding = None, "compact"  # labels too long for per-cell hover text
+    gap = 1 if max(n, m) <= MARK_LIMIT else 0
+    trace = go.Heatmap(
+        # float32 halves the bytes of float64; the full encoding keeps every digit.
+        z=shown if encoding == "full" else shown.astype(np.float32),
+        x=np.arange(m),
+        y=np.arange(n),
+        colorscale=COLORSCALES[kind],
+        showscale=showscale,
+        # Compact hover would print a masked cell's value as "NaN": the grey says enough.
+        hoverongaps=texts is not None,
+        xgap=gap,
+        ygap=gap,
+        **ranges,
+    )
+    if texts is not None:
+        trace.customdata = texts
+        trace.hovertemplate = "%{customdata}<extra></extra>"
+    else:
+        trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>%{{z:.4g}}<extra></extra>"
+    if show_numbers and encoding == "full":
+        cell = cell_weight if kind == "weights" else cell_number
+        numbers = np.vectorize(cell, otypes=[object])(z)
+        if mask is not None:
+            numbers = np.where(mask, numbers, "")
+        trace.text = numbers
+        trace.texttemplate = "%{text}"
+        trace.textfont = {"size": FONT_SIZE - 1}
+    return Drawn([trace], encoding)
+
+
+def masked_markers(mask: np.ndarray) -> go.Scatter:
+    """A × at each masked cell, so a gap reads as "masked" and not as missing data."""
+    rows, cols = np.nonzero(~mask)
+    return go.Scatter(
+        x=cols,
+        y=rows,
+        mode="text",
+        text=MASK_MARK,
+        textfont={"size": FONT_SIZE if max(mask.shape) <= NUMBERS_LIMIT else FONT_SIZE - 5},
+        hoverinfo="skip",
+        showlegend=False,
+    )
+
+
+def cell_overlay(drawn: Drawn, n: int, m: int) -> go.Scatter:
+    """One invisible marker on each cell centre: Plotly selects scatter points, not heatmap
+    cells, so this is what a click in `st.plotly_chart(on_select=...)` reports."""
+    rows, cols = np.divmod(np.arange(n * m), m)  # Plotly sends int64 as the smallest int type
+    heat = drawn.traces[0]
+    # The overlay is nearest to the pointer, so Plotly shows its hover and not the heatmap's:
+    # it repeats the heatmap's hover text.
+    if heat.customdata is not None:
+        hover = {"customdata": np.asarray(heat.customdata).reshape(-1)}
+        template = "%{customdata}<extra></extra>"
+    else:
+        hover = {"customdata": np.asarray(heat.z, dtype=np.float32).reshape(-1)}
+        template = heat.hovertemplate.replace("%{z", "%{customdata")
+    return go.Scatter(
+        x=cols,
+        y=rows,
+        mode="markers",
+        name="cells",
+        # Plotly.js hit-tests points of opacity 0 (checked in Chromium). Markers larger than a
+        # cell would tie (Plotly scores every point under the pointer alike) and pick a
+        # neighbour; with the layout's hoverdistance -1 the nearest centre, the cell's own,
+        # wins from anywhere in the cell.
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        hovertemplate=template,
+        showlegend=False,
+        **hover,
+    )
+
+
+def axis_ticks(labels: list[str]) -> dict[str, object]:
+    """A tick per label (escaped) up to what can be read; numeric ticks beyond."""
+    count = len(labels)
+    # Numbered labels (q0, q1, ...) say no more than the position: past TICKS_NAMED of them,
+    # numeric ticks, since a tick label per cell with automatic margins costs Chromium
+    # 0.2-0.4 s a chart (64 labels) against ~50 ms.
+    prefix = labels[0][:1] if labels else ""
+    numbered = labels == default_labels(prefix, count)
+    if count > 64 or (numbered and count > TICKS_NAMED):
+        # let Plotly thin the ticks; hover still gives every cell's position
+        return {"automargin": True, "tickmode": "auto", "nticks": 16}
+    return {
+        "automargin": True,
+        "tickmode": "array",
+        "tickvals": list(range(count)),
+        "ticktext": [escape_label(label) for label in labels],
+    }
+
+
+def rows_down(n: int, drawn: Drawn) -> dict[str, Any]:
+    """Row 0 on top. An image's last block may reach past row n - 1, so its range is fixed,
+    and Plotly's square image pixels are not forced on a matrix that is not square."""
+    if drawn.encoding == "image":
+        return {"range": [n - 0.5, -0.5], "autorange": False, "scaleanchor": False}
+    return {"autorange": "reversed"}
