@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz import export
+from attnviz.figures import export
 from attnviz.i18n import t
 
 

@@ -1,0 +1,85 @@
+"""The import lock: the one way a page imports what it needs after its title.
+
+A page draws its title first (`attnviz.app.page.setup` imports nothing heavy), then imports its
+lesson under `lock()`. Streamlit runs each session's script in a thread of its own, and when
+first visits import torch, pandas, pyarrow or plotly at the same time, Python's per-module
+import locks can meet in a cycle (one thread inside pandas waiting for pyarrow, another inside
+pyarrow waiting for pandas). Python breaks such a deadlock by handing one thread the other's
+module half made: "partially initialized module 'pandas' has no attribute 'Series' (most likely
+due to a circular import)". Under the lock one thread at a time imports; the first also loads
+what Streamlit and Plotly would otherwise import lazily in the middle of a run (`warm`), so
+that nothing is left to import outside it. Later visits find every module loaded and pass
+through the lock at once. Imports deferred further (the model's transformers) take it too.
+
+No Streamlit, torch or plotly at this module's top: tests import it in a bare interpreter.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# What the app's pages import lazily during a run: Streamlit's charts and tables import pyarrow,
+# pandas, plotly.io and plotly.tools on their first call. One fixed order, under the lock.
+# (Plotly also imports each property class on its first use: small modules whose own imports
+# are loaded by then, so two threads importing one never wait on each other.)
+WARM = (
+    "numpy",
+    "pandas",
+    "pyarrow",
+    "torch",
+    "plotly.graph_objects",
+    "plotly.subplots",
+    "plotly.colors",
+    "plotly.io",
+    "plotly.tools",
+)
+
+_LOCK = threading.RLock()
+_held = threading.local()  # how deep this thread is inside lock()
+_warmed = False
+
+
+@contextmanager
+def lock() -> Iterator[None]:
+    """Import inside this block, one thread at a time (re-entrant within a thread)."""
+    global _warmed
+    with _LOCK:
+        _held.depth = getattr(_held, "depth", 0) + 1
+        try:
+            if not _warmed:
+                warm()
+                _warmed = True
+            yield
+        finally:
+            _held.depth -= 1
+
+
+def held() -> bool:
+    """Whether this thread is inside `lock()`."""
+    return getattr(_held, "depth", 0) > 0
+
+
+def warm() -> None:
+    """Import WARM, then run once what imports more on its first call: numpy's lazy `char`
+    (hover text), a tensor through pickle (st.cache_data keeps results pickled), a table to CSV
+    and to Arrow (st.dataframe and its download), a figure of every trace kind to JSON."""
+    modules = {name: importlib.import_module(name) for name in WARM}
+    np, pd, torch = modules["numpy"], modules["pandas"], modules["torch"]
+    go = modules["plotly.graph_objects"]
+    np.char.mod("%.4g", np.zeros(1))
+    pickle.loads(pickle.dumps(torch.zeros(1)))
+    frame = pd.DataFrame({"a": [0.0], "b": ["b"]})
+    frame.to_csv()
+    modules["pyarrow"].Table.from_pandas(frame)
+    traces = [
+        go.Heatmap(z=np.zeros((1, 1))),  # an array goes through narwhals, a list does not
+        go.Scatter(x=[0], y=[0]),
+        go.Bar(x=[0], y=[0]),
+        go.Histogram(x=[0.0]),
+        go.Image(source="data:image/png;base64,"),
+    ]
+    go.Figure(traces, layout={"title": {"text": ""}}).to_json()

@@ -1,0 +1,44 @@
+"""The pretrained encoder, loaded once per server process for the NLI and model lessons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import streamlit as st
+
+from attnviz.app import loading
+from attnviz.i18n import t
+
+if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
+    from attnviz.encoder import Encoder
+
+# What a missing or broken model install raises: the package or transformers absent
+# (ImportError), its files missing or unreadable (OSError), a config transformers rejects
+# (ValueError), weights that do not fit the model (RuntimeError).
+MODEL_FAULTS = (ImportError, OSError, ValueError, RuntimeError)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _load_encoder() -> Encoder:
+    # transformers is imported here, under the import lock: pages without the model never pay
+    # for it, and two first visits never import it at once (attnviz.app.loading).
+    with loading.lock():
+        from attnviz.encoder import load_encoder
+
+        return load_encoder()
+
+
+def encoder() -> Encoder:
+    """The model and tokenizer, loaded once per server process.
+
+    When it cannot be loaded, the page says why and how to install it, and stops; a failed
+    load is not cached, so the next run tries again (after an install, a reload is enough).
+    """
+    try:
+        with st.spinner(t("model.loading")):
+            return _load_encoder()
+    except MODEL_FAULTS as err:
+        # Shown as code: a module path's underscores would otherwise turn into italics.
+        detail = f"{type(err).__name__}: {err}".replace("`", "'")
+        st.error(t("model.unavailable", detail=detail), icon=":material/error:")
+        st.stop()

@@ -1,0 +1,106 @@
+"""Every page's first call: the language, the page config, the sidebar and the title.
+
+A page script is three steps: `page.setup(<lesson>)` (this module), its lesson's view imported
+under `attnviz.app.loading.lock()`, then `view.show()`. This module and what it imports are
+light (no torch, pandas or plotly), so the title and intro are on screen before the heavy
+imports start.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+from attnviz.app.feedback import markdown_literal
+from attnviz.app.links import SETTING_KEYS
+from attnviz.i18n import DEFAULT_LANGUAGE, LANGUAGES, set_language, t
+from attnviz.lessons import Lesson, lessons
+
+APP_ROOT = Path(__file__).resolve().parents[2]
+LESSONS: tuple[Lesson, ...] = lessons()
+_BY_NAME = {lesson.name: lesson for lesson in LESSONS}
+
+# Session-state keys of the language switch.
+LANG = "lang"
+LANG_FROM_URL = "lang_from_url"  # set once a link's ?lang= has been read in this session
+# Each language named in itself, as language menus do.
+LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _freeze_imports(module_count: int) -> None:
+    """Once per new count of loaded modules: everything alive now (torch, transformers, plotly,
+    the model) leaves the garbage collector's view (`gc.freeze`).
+
+    A full collection otherwise walks that whole heap, 0.23 s with the model loaded, holding
+    the GIL while every other session waits (config.toml turns off Streamlit's collection after
+    each run for the same reason). What a page imports in a run is frozen on the next run.
+    """
+    gc.freeze()
+
+
+def setup(name: str) -> Lesson:
+    """Language, page config, the translated sidebar, then the lesson's title and intro.
+
+    A link's `?lang=` is read once a session; after that the sidebar's switch decides, and
+    `attnviz.app.links.publish_link` writes the language back into the URL on every page.
+    """
+    lesson = _BY_NAME[name]
+    requested = st.query_params.get("lang")
+    unknown = False
+    if requested and not st.session_state.get(LANG_FROM_URL):
+        st.session_state[LANG_FROM_URL] = True
+        unknown = requested not in LANGUAGES
+        st.session_state[LANG] = DEFAULT_LANGUAGE if unknown else requested
+    lang = set_language(st.session_state.get(LANG, DEFAULT_LANGUAGE))
+    _freeze_imports(len(sys.modules))
+    st.set_page_config(
+        page_title=f"{t(lesson.nav)} · {t('app.name')}",
+        page_icon=":material/grid_on:",
+        layout="wide",
+    )
+    if unknown:
+        st.toast(markdown_literal(t("lang.notice_unknown", lang=str(requested)[:20])))
+    st.session_state[LANG] = lang
+    _sidebar()
+    st.title(t(lesson.title))
+    st.markdown(t(lesson.intro))
+    return lesson
+
+
+def _sidebar() -> None:
+    with st.sidebar:
+        st.markdown(f"### {t('app.name')}")
+        # The same label in every language, so switching keeps one widget.
+        st.segmented_control(
+            t("lang.label"),
+            LANGUAGES,
+            key=LANG,
+            format_func=LANGUAGE_NAMES.__getitem__,
+            required=True,
+            label_visibility="collapsed",
+            on_change=_language_changed,
+        )
+        for lesson in LESSONS:
+            if (APP_ROOT / lesson.script).exists():
+                st.page_link(lesson.script, label=t(lesson.nav), icon=lesson.icon)
+        st.divider()
+
+
+def _language_changed() -> None:
+    """Set the pages' settings again: a selectbox keeps showing its option in the old language
+    otherwise (Streamlit redraws a chosen option only when its value is set)."""
+    for key in st.session_state.get(SETTING_KEYS, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def show_tour() -> None:
+    """A link and one line for every page but the landing page."""
+    for lesson in LESSONS:
+        if lesson.tour and (APP_ROOT / lesson.script).exists():
+            st.page_link(lesson.script, label=t(lesson.nav), icon=lesson.icon)
+            st.caption(t(lesson.tour))

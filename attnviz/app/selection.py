@@ -1,0 +1,55 @@
+"""Clicks on charts: decoding Streamlit's plotly selection events into a cell or a head.
+
+`heatmap(..., selectable=True)` carries one invisible "cells" marker per cell and `head_grid(...,
+selectable=True)` one "heads" marker per thumbnail; a click reports its point, read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+
+def _field(container: object, name: str) -> Any:
+    if isinstance(container, Mapping):
+        return container.get(name)
+    return getattr(container, name, None)
+
+
+def _selected_points(selection: Mapping[str, Any] | object) -> list[Any]:
+    """The points of a Streamlit plotly event state (`state.selection.points`), of its
+    `selection`, or of plain dicts shaped like them; [] when nothing is selected."""
+    inner = _field(selection, "selection")
+    points = _field(selection if inner is None else inner, "points")
+    return list(points) if points else []
+
+
+def selected_cell(selection: Mapping[str, Any] | object) -> tuple[int, int] | None:
+    """(row, column) of the first clicked cell of a `heatmap(..., selectable=True)`, or None."""
+    for point in _selected_points(selection):
+        x, y = _field(point, "x"), _field(point, "y")
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            return round(y), round(x)
+    return None
+
+
+def selected_head(selection: Mapping[str, Any] | object) -> tuple[int, int] | None:
+    """(layer, head) of the first clicked thumbnail of a `head_grid(..., selectable=True)`."""
+    for point in _selected_points(selection):
+        data = _field(point, "customdata")
+        if isinstance(data, Sequence) and not isinstance(data, str) and len(data) == 2:
+            return int(data[0]), int(data[1])
+    return None
+
+
+def store_click(
+    chart_key: str,
+    keys: tuple[str, str],
+    decode: Callable[[object], tuple[int, int] | None] = selected_cell,
+) -> None:
+    """A chart's on_select callback: the clicked point, decoded, into the two state `keys`."""
+    picked = decode(st.session_state.get(chart_key))
+    if picked is not None:
+        st.session_state[keys[0]], st.session_state[keys[1]] = picked

@@ -1,0 +1,153 @@
+"""The additive attention lesson's figures and formulas: the inputs, their projections, one
+query's tanh features, and additive beside scaled dot-product attention."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import plotly.graph_objects as go
+
+from attnviz.attention import AttentionResult
+from attnviz.figures import formulas
+from attnviz.figures.heatmap import heatmap
+from attnviz.figures.labels import default_labels
+from attnviz.i18n import Catalogue
+from attnviz.lessons.additive.compute import Results, Sizes, features
+
+
+def _matrix(matrix: Any, title: str, rows: str, cols: str, text: Catalogue) -> go.Figure:
+    """An input or intermediate matrix: rows named `rows`0.., columns `cols`0.. ("u" = units)."""
+    r, c = matrix.shape
+    units = cols == "u"
+    return heatmap(
+        matrix,
+        title=title,
+        kind="values",
+        text=text,
+        row_labels=default_labels(rows, r),
+        col_labels=default_labels(cols, c),
+        row_name=text("fig.hover.query") if rows == "q" else text("fig.hover.key"),
+        col_name=text("additive.fig.unit") if units else text("additive.fig.dims"),
+        x_title=text("additive.fig.units") if units else text("additive.fig.dims"),
+        y_title=text("fig.queries") if rows == "q" else text("fig.keys"),
+    )
+
+
+def _attention(
+    result: AttentionResult, titles: tuple[str, str, str], text: Catalogue
+) -> list[go.Figure]:
+    n, m = result.weights.shape
+    hover = {text("fig.hover.score"): result.scores, text("fig.hover.weight"): result.weights}
+    common: dict[str, Any] = {
+        "text": text,
+        "row_labels": default_labels("q", n),
+        "col_labels": default_labels("k", m),
+        "hover": hover,
+    }
+    return [
+        heatmap(result.scores, title=titles[0], kind="scores", **common),
+        heatmap(result.weights, title=titles[1], kind="weights", **common),
+        _matrix(result.output, titles[2], "q", "v", text),
+    ]
+
+
+def result_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
+    """Every figure that does not depend on the chosen query, by chart key."""
+    additive = _attention(
+        results.additive,
+        (text("additive.fig.scores"), text("additive.fig.weights"), text("additive.fig.output")),
+        text,
+    )
+    dot = _attention(
+        results.dot,
+        (
+            text("additive.fig.dot_scores"),
+            text("additive.fig.dot_weights"),
+            text("additive.fig.dot_output"),
+        ),
+        text,
+    )
+    return {
+        "ad_q": _matrix(results.queries, text("additive.fig.queries"), "q", "d", text),
+        "ad_k": _matrix(results.keys, text("additive.fig.keys"), "k", "d", text),
+        "ad_v": _matrix(results.values, text("additive.fig.values"), "k", "v", text),
+        "ad_q_proj": _matrix(results.q_proj, text("additive.fig.q_proj"), "q", "u", text),
+        "ad_k_proj": _matrix(results.k_proj, text("additive.fig.k_proj"), "k", "u", text),
+        **dict(zip(("ad_scores", "ad_weights", "ad_output"), additive, strict=True)),
+        **dict(zip(("ad_dot_scores", "ad_dot_weights", "ad_dot_output"), dot, strict=True)),
+    }
+
+
+def feature_figures(results: Results, query: int, text: Catalogue) -> dict[str, go.Figure]:
+    """One query's (m, h) tanh features and its m scores, by chart key."""
+    label = f"q{query}"
+    feats = features(results.q_proj, results.k_proj, query)  # (m, h)
+    m, h = feats.shape
+    keys = default_labels("k", m)
+    scores = results.additive.scores[query][:, None]  # (m, 1)
+    return {
+        "ad_features": heatmap(
+            feats,
+            title=text("additive.fig.features", query=label),
+            kind="values",
+            text=text,
+            row_labels=keys,
+            col_labels=default_labels("u", h),
+            row_name=text("fig.hover.key"),
+            col_name=text("additive.fig.unit"),
+            x_title=text("additive.fig.units"),
+            y_title=text("fig.keys"),
+            hover={text("additive.fig.feature"): feats},
+        ),
+        "ad_query_scores": heatmap(
+            scores,
+            title=text("additive.fig.query_scores", query=label),
+            kind="scores",
+            text=text,
+            row_labels=keys,
+            col_labels=[label],
+            row_name=text("fig.hover.key"),
+            col_name=text("fig.hover.query"),
+            x_title=" ",
+            y_title=text("fig.keys"),
+            hover={text("additive.fig.score"): scores},
+            showscale=False,  # a one-column figure: the numbers are in its cells
+        ),
+    }
+
+
+def _real(*shape: int) -> str:
+    return r"\mathbb{R}^{" + r" \times ".join(str(s) for s in shape) + "}"
+
+
+def formula_lines(sizes: Sizes, text: Catalogue) -> list[str]:
+    """The scoring function, the parameter sizes and the comparison, with the current sizes."""
+    return [
+        r"a(q, k) = w_v^\top \tanh(W_q\, q + W_k\, k) \in \mathbb{R},\qquad "
+        rf"q \in {_real(sizes.d_q)},\ k \in {_real(sizes.d_k)}",
+        rf"W_q \in {_real(sizes.h, sizes.d_q)},\quad W_k \in {_real(sizes.h, sizes.d_k)},\quad "
+        rf"w_v \in {_real(sizes.h)},\qquad h = {sizes.h}",
+        rf"Q \in {_real(sizes.n, sizes.d_q)},\ K \in {_real(sizes.m, sizes.d_k)},\ "
+        rf"V \in {_real(sizes.m, sizes.d_v)}\ \Rightarrow\ "
+        rf"S, A \in {_real(sizes.n, sizes.m)},\ O = A V \in {_real(sizes.n, sizes.d_v)}",
+        r"\text{" + text("additive.compare_dot") + r"}:\quad "
+        r"s^{\mathrm{dot}}_{ij} = \frac{(W_q q_i)^\top (W_k k_j)}{\sqrt{h}},\quad "
+        rf"\sqrt{{h}} = {formulas.number(math.sqrt(sizes.h))}",
+    ]
+
+
+def query_lines(results: Results, query: int) -> list[str]:
+    """Query `query`'s scores as w_v^T f_ij, then its weights and output."""
+    result = results.additive
+    w_v = result.params["w_v"].tolist()
+    return [
+        rf"w_v = {formulas.vector(w_v)}",
+        rf"s_{{{query}j}} = w_v^\top \tanh(W_q q_{{{query}}} + W_k k_j)",
+        *formulas.query_numbers(
+            query,
+            result.scores[query].tolist(),
+            result.weights[query].tolist(),
+            result.output[query].tolist(),
+        ),
+    ]

@@ -1,0 +1,174 @@
+"""The model lesson below its title: all-MiniLM-L6-v2 reading a sentence or a pair, every layer
+and head as a thumbnail (click one to enlarge it), one head and its layer's average."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+import torch
+
+from attnviz import parsing
+from attnviz.app import cache, controls, links
+from attnviz.app.feedback import show_error
+from attnviz.app.model import encoder
+from attnviz.app.plot import plot, plot_row
+from attnviz.app.selection import selected_head, store_click
+from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
+from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat, attention_view
+from attnviz.figures.grid import head_grid
+from attnviz.figures.heatmap import heatmap
+from attnviz.i18n import Catalogue, catalogue, t
+
+BLOCKS = {
+    "all": "model.block.all",
+    "AA": "model.block.AA",
+    "AB": "model.block.AB",
+    "BA": "model.block.BA",
+    "BB": "model.block.BB",
+}
+MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
+_, _A, _B = PRESETS[DEFAULT_PRESET]
+PRESET = controls.choice_control("preset", "model_preset", DEFAULT_PRESET, tuple(PRESETS))
+SENTENCE_A = controls.text_control("a", "model_sentence_a", _A)
+SENTENCE_B = controls.text_control("b", "model_sentence_b", _B)
+LAYER = controls.int_control("layer", "model_layer", 0, 0, MAX_LAYERS - 1)
+HEAD = controls.int_control("head", "model_head", 0, 0, 63)
+HIDE = controls.bool_control("hide", "model_hide_specials")
+MERGE = controls.bool_control("merge", "model_merge")
+BLOCK = controls.choice_control("block", "model_block", "all", tuple(BLOCKS))
+LINK: tuple[controls.Control, ...] = (
+    PRESET, SENTENCE_A, SENTENCE_B, LAYER, HEAD, HIDE, MERGE, BLOCK
+)  # fmt: skip
+GRID = "view_grid"
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """Which head to enlarge and how to filter the tokens."""
+
+    layer: int
+    head: int
+    hide_specials: bool
+    merge_words: bool
+    block: str
+
+
+def sentences() -> tuple[str, str | None]:
+    """Sentence A and an optional sentence B, with the NLI examples as presets."""
+    pair_boxes(PRESET, SENTENCE_A, SENTENCE_B, t("model.sentence_a"), t("model.sentence_b"))
+    text_a = st.session_state.get(SENTENCE_A.key) or ""
+    text_b = st.session_state.get(SENTENCE_B.key) or ""
+    if not text_a.strip():
+        raise parsing.InputError("sentence_empty", which=t("model.sentence_a"))
+    return text_a, text_b if text_b.strip() else None
+
+
+def choose(num_layers: int, num_heads: int, is_pair: bool) -> ModelChoice:
+    """Sidebar: layer and head to enlarge, [CLS]/[SEP], word merging and the pair's block."""
+    for control, count in ((LAYER, num_layers), (HEAD, num_heads)):
+        if not 0 <= int(st.session_state.get(control.key) or 0) < count:
+            st.session_state[control.key] = 0
+    with st.sidebar:
+        layer = st.selectbox(
+            t("model.layer"), range(num_layers), key=LAYER.key, persist_state="session"
+        )
+        head = st.selectbox(
+            t("model.head"), range(num_heads), key=HEAD.key, persist_state="session"
+        )
+        hide = controls.toggle(HIDE, t("model.hide_specials"), help=t("model.hide_specials.help"))
+        merge = controls.toggle(MERGE, t("model.merge"), help=t("model.merge.help"))
+        block = "all"
+        if is_pair:
+            block = controls.select(BLOCK, t("model.block"), lambda b: t(BLOCKS[b]), widget="radio")
+    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block))
+
+
+@cache.results
+def encode_pair(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
+    """The model's reading of a sentence or a pair (cached on the texts)."""
+    return _encoder.encode(text_a, text_b)
+
+
+@cache.figures
+def grid_figure(
+    texts: tuple[str, ...],
+    view: tuple[bool, bool, str],
+    selected: tuple[int, int],
+    text: Catalogue,
+    _attn: torch.Tensor,
+) -> go.Figure:
+    """The model view, cached on what `_attn` was made from: 72 subplots take 0.4 s to build."""
+    return head_grid(
+        _attn,
+        title=text("model.grid_title"),
+        layer_label=text("fig.layer"),
+        head_label=text("fig.head"),
+        selected=selected,
+        selectable=True,
+    )
+
+
+def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice) -> None:
+    """The chosen head beside its layer's average over heads."""
+    text = catalogue()
+    labels: dict[str, Any] = {
+        "text": text,
+        "kind": "weights",
+        "row_labels": rows,
+        "col_labels": cols,
+        "row_name": t("model.queries"),
+        "col_name": t("model.keys"),
+        "y_title": t("model.queries"),
+        "x_title": t("model.keys"),
+    }
+    head_title = t("model.head_title", layer=choice.layer, head=choice.head)
+    average_title = t("model.average_title", layer=choice.layer, heads=attn.shape[1])
+    plot_row(
+        {
+            "view_head": heatmap(attn[choice.layer, choice.head], title=head_title, **labels),
+            "view_average": heatmap(attn[choice.layer].mean(dim=0), title=average_title, **labels),
+        }
+    )
+
+
+def show_model(encoded: Encoded, choice: ModelChoice) -> None:
+    """Notes, the chosen head and the layer's average over heads, the model view grid."""
+    for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
+        if truncated:
+            st.info(t("model.truncated", which=which, limit=MAX_TOKENS))
+    if alignment_caveat(encoded):
+        st.warning(t("model.caveat"))
+    attn, rows, cols = attention_view(
+        encoded,
+        hide_specials=choice.hide_specials,
+        merge_words=choice.merge_words,
+        block=choice.block,
+    )  # (L, H, r, c)
+    show_heads(attn, rows, cols, choice)
+    st.caption(t("model.tokens", count=len(encoded.tokens)))
+    view = (choice.hide_specials, choice.merge_words, choice.block)
+    selected = (choice.layer, choice.head)
+    fig = grid_figure(tuple(encoded.texts), view, selected, catalogue(), attn)
+    on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
+    plot(fig, key=GRID, on_select=on_click)
+    st.caption(t("model.grid_click"))
+
+
+def show() -> None:
+    links.restore_link(LINK, page="model")
+    model = encoder()
+    links.publish_link(LINK)
+    try:
+        text_a, text_b = sentences()
+        choice = choose(model.num_layers, model.num_heads, is_pair=text_b is not None)
+        with st.spinner(t("model.computing")):
+            encoded = encode_pair(model, text_a, text_b)
+    except ValueError as err:
+        show_error(err)
+        return
+    show_model(encoded, choice)
+    links.share_panel(LINK, key="model")

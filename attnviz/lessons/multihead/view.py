@@ -1,0 +1,191 @@
+"""The multi-head lesson below its title: a sentence's tokens with seeded embeddings and
+sinusoidal positions, one weights heatmap per head, the concatenated and projected output."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from attnviz.app import cache, controls, links
+from attnviz.app.feedback import show_error
+from attnviz.app.plot import csv_downloads, plot, plot_row
+from attnviz.figures import formulas
+from attnviz.figures.labels import unique_labels
+from attnviz.i18n import Catalogue, catalogue, t
+from attnviz.lessons.multihead.compute import (
+    D_MODELS,
+    HEAD_COUNTS,
+    MAX_TOKENS,
+    MultiHeadChoice,
+    MultiHeadView,
+    compute,
+    duplicate,
+)
+from attnviz.lessons.multihead.figures import build_figures, dims
+
+MAX_CHARS = 1000
+SAME_ROWS = 1e-6  # rows of weights closer than this count as identical
+SENTENCE = controls.text_control("text", "mh_sentence", "the cat sat on the mat")
+D_MODEL = controls.choice_control("dmodel", "mh_d_model", 16, D_MODELS)
+HEADS = controls.choice_control("h", "mh_heads", 4, HEAD_COUNTS)
+SEED = controls.seed_control("seed", "mh_seed")
+POSITIONAL = controls.bool_control("pe", "mh_positional", True)
+CAUSAL = controls.bool_control("causal", "mh_causal", False)
+LINK: tuple[controls.Control, ...] = (SENTENCE, D_MODEL, HEADS, SEED, POSITIONAL, CAUSAL)
+
+
+def choose() -> MultiHeadChoice:
+    """The sentence, sizes, toggles and seed, in the main area above the figures."""
+    text = controls.text_input(
+        SENTENCE,
+        t("multihead.sentence"),
+        max_chars=MAX_CHARS,
+        help=t("multihead.sentence.help", limit=MAX_TOKENS),
+    )
+    row = st.columns([1, 1, 1, 1.2, 1.2], vertical_alignment="bottom")
+    d_model = controls.select(D_MODEL, t("multihead.d_model"), str, where=row[0])
+    heads = controls.select(
+        HEADS, t("multihead.heads"), str, where=row[1], help=t("multihead.heads.help")
+    )
+    seed = controls.number(SEED, t("multihead.seed"), where=row[2], help=t("multihead.seed.help"))
+    positional = controls.toggle(
+        POSITIONAL, t("multihead.positional"), where=row[3], help=t("multihead.positional.help")
+    )
+    causal = controls.toggle(
+        CAUSAL, t("multihead.causal"), where=row[4], help=t("multihead.causal.help")
+    )
+    return MultiHeadChoice(
+        text=text,
+        d_model=int(d_model or D_MODEL.default),
+        heads=int(heads or HEADS.default),
+        positional=positional,
+        causal=causal,
+        seed=int(seed or 0),
+    )
+
+
+@cache.results
+def computed(choice: MultiHeadChoice) -> MultiHeadView:
+    """The tokens, inputs and result of one choice."""
+    return compute(choice)
+
+
+# Building the page's heatmaps costs far more than the attention itself.
+@cache.figures
+def figures_for(choice: MultiHeadChoice, text: Catalogue) -> dict[str, go.Figure]:
+    """Every heatmap of the page, by name (`build_figures`)."""
+    return build_figures(computed(choice), choice.positional, text)
+
+
+def show_heads(figs: dict[str, go.Figure], heads: int) -> None:
+    """One weights heatmap per head, two across (at four, a 6 × 6 heatmap's cells are too
+    narrow for their numbers)."""
+    per_row = 2
+    for start in range(0, heads, per_row):
+        columns = st.columns(per_row)
+        for head in range(start, min(start + per_row, heads)):
+            with columns[head - start]:
+                plot(figs[f"head_{head}"], key=f"mh_head_{head}")
+
+
+def show_symmetry(view: MultiHeadView, choice: MultiHeadChoice) -> None:
+    """What positional encodings change, measured on a repeated word of the sentence."""
+    pair = duplicate(view.tokens)
+    if pair is None:
+        st.caption(t("multihead.symmetry_none"))
+        return
+    i, j = pair
+    weights = view.result.weights  # (h, T, T)
+    diff = float((weights[:, i, :] - weights[:, j, :]).abs().max())
+    labels = unique_labels(view.tokens)
+    values = {
+        "a": labels[i],
+        "b": labels[j],
+        "i": i,
+        "j": j,
+        "diff": "0" if diff == 0 else f"{diff:.2g}",
+    }
+    if choice.positional:
+        st.info(t("multihead.symmetry_positions", **values), icon=":material/pin_drop:")
+    elif diff <= SAME_ROWS:
+        st.warning(t("multihead.symmetry_same", **values), icon=":material/shuffle:")
+    else:
+        st.info(t("multihead.symmetry_causal", **values), icon=":material/pin_drop:")
+
+
+def show_formulas(view: MultiHeadView) -> None:
+    """The paper's formulas, then the current sizes and one row of head 1's weights."""
+    T, d_model = view.x.shape
+    h = view.result.weights.shape[0]
+    d_head = d_model // h
+    st.latex(
+        r"\mathrm{MultiHead}(Q, K, V) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)"
+        r"\, W_o, \qquad \mathrm{head}_i = \mathrm{Attention}(Q W_q^{i},\ K W_k^{i},\ V W_v^{i})"
+    )
+    st.latex(
+        r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left("
+        r"\frac{Q K^\top}{\sqrt{d_{\mathrm{head}}}}\right) V"
+    )
+    st.latex(
+        r"PE_{t,2i} = \sin\!\left(\frac{t}{10000^{2i/d_{\mathrm{model}}}}\right),\ "
+        r"PE_{t,2i+1} = \cos\!\left(\frac{t}{10000^{2i/d_{\mathrm{model}}}}\right)"
+    )
+    st.markdown(f"**{t('multihead.formula_sizes')}**")
+    st.latex(
+        rf"Q = K = V = X \in \mathbb{{R}}^{{{T} \times {d_model}}}, \quad h = {h}, \quad "
+        rf"d_{{\mathrm{{head}}}} = d_{{\mathrm{{model}}}} / h = {d_model} / {h} = {d_head}"
+    )
+    st.latex(
+        rf"W_q^{{i}}, W_k^{{i}}, W_v^{{i}} \in \mathbb{{R}}^{{{d_model} \times {d_head}}}, \quad "
+        rf"\mathrm{{head}}_i \in \mathbb{{R}}^{{{T} \times {d_head}}}, \quad "
+        rf"\mathrm{{Concat}} \in \mathbb{{R}}^{{{T} \times {h} \cdot {d_head}}}, \quad "
+        rf"W_o \in \mathbb{{R}}^{{{d_model} \times {d_model}}}"
+    )
+    row = view.result.weights[0, T - 1].tolist()
+    st.markdown(t("multihead.formula_row"))
+    st.latex(
+        rf"\mathrm{{softmax}}\!\left(\frac{{q^{{(1)}}_{{{T - 1}}} K^{{(1)\top}}}}"
+        rf"{{\sqrt{{{d_head}}}}}\right) = {formulas.vector(row)}"
+    )
+
+
+def show_downloads(view: MultiHeadView) -> None:
+    """The positional encodings, the input, the concatenation and the output as CSV."""
+    rows = unique_labels(view.tokens)
+    columns = dims(view.x.shape[-1])
+    csv_downloads(
+        [
+            (t("multihead.pe_title"), view.pe, rows, columns, "mh_pe"),
+            (t("multihead.input_title"), view.x, rows, columns, "mh_input"),
+            (t("multihead.concat_title"), view.result.concat, rows, columns, "mh_concat"),
+            (t("multihead.output_title"), view.result.output, rows, columns, "mh_output"),
+        ]
+    )
+
+
+def show() -> None:
+    links.restore_link(LINK, page="multihead")
+    choice = choose()
+    links.publish_link(LINK)
+    try:
+        view = computed(choice)
+    except ValueError as err:
+        show_error(err)
+        return
+    figs = figures_for(choice, catalogue())
+    if view.found > len(view.tokens):
+        st.info(t("multihead.truncated", found=view.found, limit=MAX_TOKENS))
+    st.subheader(t("multihead.inputs_heading"))
+    plot_row({"mh_pe": figs["pe"], "mh_input": figs["input"]})
+    if not choice.positional:
+        st.caption(t("multihead.pe_off"))
+    st.subheader(t("multihead.heads_heading"))
+    show_symmetry(view, choice)
+    show_heads(figs, choice.heads)
+    st.subheader(t("multihead.output_heading"))
+    plot_row({"mh_concat": figs["concat"], "mh_output": figs["output"]})
+    with st.expander(t("multihead.formula_heading"), expanded=True):
+        show_formulas(view)
+    st.subheader(t("multihead.downloads_heading"))
+    show_downloads(view)
+    links.share_panel(LINK, key="mh")

@@ -1,0 +1,75 @@
+"""The NLI lesson's computation: the decomposable attention of a batch of pairs over MiniLM's
+embeddings (attnviz.nli), and which pairs hold text outside MiniLM's vocabulary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+from attnviz import nli
+from attnviz.encoder import tokens_caveat
+
+if TYPE_CHECKING:
+    from attnviz.encoder import Encoder
+
+
+@dataclass(frozen=True)
+class NLIChoice:
+    """The sidebar's alignment options."""
+
+    source: str
+    layer: int
+    f: str
+    seed: int
+    hypothesis_rows: bool
+
+
+@dataclass(frozen=True)
+class NLIResult:
+    """A batch of aligned pairs and, per pair, whether its text is outside MiniLM's vocabulary."""
+
+    batch: nli.AlignedPairs
+    caveats: list[bool]
+
+
+def align(encoder: Encoder, pairs: tuple[tuple[str, str], ...], choice: NLIChoice) -> NLIResult:
+    """The decomposable attention of every pair."""
+    layer = choice.layer if choice.source == "contextual" else -1
+    batch = nli.align_pairs(
+        encoder, list(pairs), source=choice.source, layer=layer, f=choice.f, seed=choice.seed
+    )
+    caveats = [tokens_caveat(a + b) for a, b in zip(batch.premises, batch.hypotheses, strict=True)]
+    return NLIResult(batch, caveats)
+
+
+@dataclass(frozen=True)
+class PairView:
+    """One pair of a batch, oriented as the page shows it (rows: hypothesis or premise)."""
+
+    rows: list[str]  # row tokens
+    cols: list[str]  # column tokens
+    e: torch.Tensor  # (r, c) scores
+    weights: torch.Tensor  # (r, c) softmax along each row
+    other: torch.Tensor  # (r, c) the other direction: each column sums to 1
+    hard: torch.Tensor  # (r, c) one-hot argmax of each row
+
+
+def pair_view(result: NLIResult, index: int, hypothesis_rows: bool) -> PairView:
+    """Pair `index` without padding, hypothesis tokens as rows (the textbook's) or premise."""
+    al = result.batch.alignment
+    la, lb = int(al.lens_a[index]), int(al.lens_b[index])
+    premise, hypothesis = result.batch.premises[index], result.batch.hypotheses[index]
+    weights, e = nli.orient(al, hypothesis_rows=hypothesis_rows)
+    if hypothesis_rows:
+        rows, cols, n_rows, n_cols = hypothesis, premise, lb, la
+        other = al.weights_beta[index, :la, :lb].T  # (lb, la): each column sums to 1
+    else:
+        rows, cols, n_rows, n_cols = premise, hypothesis, la, lb
+        other = al.weights_alpha[index, :lb, :la].T  # (la, lb)
+    main = weights[index, :n_rows, :n_cols]  # (rows, cols)
+    best = nli.hard_alignment(main[None], torch.tensor([n_rows]), torch.tensor([n_cols]))[0]
+    hard = torch.zeros_like(main)
+    hard[torch.arange(n_rows), best] = 1.0
+    return PairView(rows, cols, e[index, :n_rows, :n_cols], main, other, hard)

@@ -1,0 +1,300 @@
+"""The Playground below its title: inputs, the sidebar's scoring function and masks, every step
+as a heatmap (click a cell to inspect it), one query's breakdown, the formulas, downloads."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import streamlit as st
+
+from attnviz.app import controls, links
+from attnviz.app import matrix_input as inputs
+from attnviz.app.cells import cells_grid
+from attnviz.app.feedback import show_error
+from attnviz.app.plot import csv_downloads, plot
+from attnviz.app.selection import store_click
+from attnviz.app.state import bump, init_state
+from attnviz.attention import FILL_VALUES, SCORES, AttentionResult, fill_label, row_check
+from attnviz.figures import formulas
+from attnviz.figures.breakdown import query_breakdown
+from attnviz.figures.labels import default_labels, escape_label
+from attnviz.figures.matrix import NUMBERS_LIMIT, SELECT_CELL_LIMIT
+from attnviz.figures.steps import step_figure
+from attnviz.i18n import Catalogue, catalogue, t
+from attnviz.inputs import QKV, Preset
+from attnviz.lessons.playground.compute import AttentionChoice, compute
+
+SCORE_LABELS = {
+    "dot": "score.dot",
+    "scaled_dot": "score.scaled_dot",
+    "cosine": "score.cosine",
+    "general": "score.general",
+    "additive": "score.additive",
+    "gaussian": "score.gaussian",
+}
+CELLS_LIMIT = 16  # hand-picked cells for matrices up to this many rows and columns
+CELLS = "mask_cells"  # frozenset of (query, key) pairs that are blocked; no widget holds it
+CELLS_VERSION = "mask_cells_version"
+QUERY = "pg_query"  # the selected query (row)
+KEY = "pg_key"  # and key (column), set by a click on a heatmap cell
+SCORE = controls.choice_control("score", "attn_score", "scaled_dot", SCORES)
+TEMPERATURE = controls.temperature_control("T", "attn_temperature")
+SIGMA = controls.float_control("sigma", "attn_sigma", 1.0, 0.1, 5.0, step=0.1)
+HIDDEN = controls.int_control("h", "attn_hidden", 8, 1, 256)
+PARAM_SEED = controls.seed_control("pseed", "attn_param_seed")
+VALID_LENS = controls.text_control("lens", "mask_valid_lens", "", max_chars=200)
+CAUSAL = controls.bool_control("causal", "mask_causal")
+CELLS_ON = controls.bool_control("cells_on", "mask_cells_on")
+FILL = controls.choice_control("fill", "mask_fill", FILL_VALUES["-1e6"], FILL_VALUES)
+# The selected cell's bounds are the largest inputs'; a smaller input starts at query 0.
+QUERY_CONTROL = controls.int_control("q", QUERY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
+KEY_CONTROL = controls.int_control("k", KEY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
+LINK: tuple[controls.Control, ...] = (
+    *inputs.CONTROLS,
+    SCORE,
+    TEMPERATURE,
+    SIGMA,
+    HIDDEN,
+    PARAM_SEED,
+    VALID_LENS,
+    CAUSAL,
+    CELLS_ON,
+    controls.cells_control("cells", CELLS),
+    FILL,
+    QUERY_CONTROL,
+    KEY_CONTROL,
+)
+STEP_KEYS = ("pg_scores", "pg_masked_scores", "pg_weights")
+
+
+def _preset_masks(preset: Preset) -> None:
+    """A preset brings its valid lengths and clears the hand-picked cells."""
+    st.session_state[VALID_LENS.key] = preset.valid_lens
+    st.session_state[CELLS] = frozenset()
+    bump(CELLS_VERSION)
+
+
+def _score_params(score: str) -> dict[str, Any]:
+    """The chosen scoring function's own controls: sigma, hidden size, the parameters' seed."""
+    params: dict[str, Any] = {}
+    if score == "gaussian":
+        params["sigma"] = controls.slider(SIGMA, t("controls.sigma"))
+    if score == "additive":
+        params["h"] = controls.number(HIDDEN, t("controls.hidden"))
+    if score in ("general", "additive"):
+        params["seed"] = controls.number(
+            PARAM_SEED, t("controls.param_seed"), help=t("controls.param_seed.help")
+        )
+    return params
+
+
+def attention_controls(n: int, m: int) -> AttentionChoice:
+    """Sidebar: scoring function, its parameters, temperature and masks."""
+    with st.sidebar:
+        st.subheader(t("controls.heading"))
+        score = controls.select(SCORE, t("controls.score"), lambda s: t(SCORE_LABELS[s]))
+        params = _score_params(str(score))
+        temperature = controls.slider(
+            TEMPERATURE, t("controls.temperature"), help=t("controls.temperature.help")
+        )
+        st.subheader(t("controls.masks"))
+        valid_lens_text = controls.text_input(
+            VALID_LENS, t("controls.valid_lens"), help=t("controls.valid_lens.help")
+        )
+        causal = controls.toggle(CAUSAL, t("controls.causal"))
+        blocked = _cells_group(n, m)
+        fill_value = controls.select(
+            FILL, t("controls.fill"), fill_label, help=t("controls.fill.help")
+        )
+    return AttentionChoice(
+        score=str(score),
+        temperature=float(temperature),
+        params=params,
+        fill_value=float(fill_value),
+        causal=causal,
+        valid_lens_text=valid_lens_text,
+        blocked=blocked,
+    )
+
+
+def _cells_group(n: int, m: int) -> frozenset[tuple[int, int]]:
+    """Hand-picked cells: a grid of checkboxes, ticked = may attend."""
+    init_state(CELLS, frozenset())
+    if not controls.toggle(CELLS_ON, t("controls.cells")):
+        return frozenset()
+    if min(n, m) == 0:  # no inputs to pick cells of (they did not parse)
+        return frozenset()
+    if max(n, m) > CELLS_LIMIT:
+        st.caption(t("controls.cells_too_big", limit=CELLS_LIMIT))
+        return frozenset()
+    blocked = cells_grid(CELLS, CELLS_VERSION, n, m)
+    st.caption(t("controls.cells.help"))
+    return blocked
+
+
+def show_row_check(result: AttentionResult, fill_value: float) -> None:
+    """The check that every row with an allowed key sums to 1, and a word on fully masked rows."""
+    deviation, fully_masked = row_check(result)
+    if deviation < 1e-5:
+        st.success(t("playground.rows_ok", dev=f"{deviation:.1e}"), icon=":material/check:")
+    else:
+        st.warning(t("playground.rows_bad", dev=f"{deviation:.1e}"))
+    if fully_masked:
+        zeros = fill_value == float("-inf")
+        what = t("playground.fully_masked.zeros" if zeros else "playground.fully_masked.uniform")
+        st.info(
+            t("playground.fully_masked", count=fully_masked, fill=fill_label(fill_value), what=what)
+        )
+
+
+def show_steps(result: AttentionResult, qkv: QKV, text: Catalogue) -> None:
+    """Raw scores, masked scores and weights side by side (click a cell to select its query
+    and key, on matrices small enough for click targets); values and outputs below."""
+    labels: dict[str, Any] = {
+        "query_labels": qkv.query_labels,
+        "key_labels": qkv.key_labels,
+        "text": text,
+    }
+    # Each figure is built just before it is sent: Chromium draws one while the next is built.
+    for column, chart in zip(st.columns(3), STEP_KEYS, strict=True):
+        name = chart.removeprefix("pg_")
+        with column:
+            fig = step_figure(result, qkv.values, name, selectable=True, **labels)
+            plot(fig, key=chart, on_select=functools.partial(store_click, chart, (QUERY, KEY)))
+    for column, name in zip(st.columns(2), ("values", "output"), strict=True):
+        with column:
+            plot(step_figure(result, qkv.values, name, **labels), key=f"pg_{name}")
+    n, m = result.weights.shape[-2:]
+    if max(n, m) > NUMBERS_LIMIT:
+        st.caption(t("playground.big_note", limit=NUMBERS_LIMIT))
+    small = n * m <= SELECT_CELL_LIMIT
+    st.caption(t("playground.click_tip") if small else t("playground.pick_tip"))
+
+
+def query_selector(labels: list[str], m: int) -> int:
+    """Which query to inspect: a selector (typing filters it), also set by clicking a cell.
+
+    The choice survives reruns that keep the matrix's shape; a new shape starts at query 0.
+    """
+    n = len(labels)
+    shape_key = f"{QUERY}_shape"
+    if st.session_state.get(shape_key, (n, m)) != (n, m):
+        st.session_state[QUERY] = st.session_state[KEY] = 0
+    st.session_state[shape_key] = (n, m)
+    init_state(QUERY, 0)
+    init_state(KEY, 0)
+    if not 0 <= int(st.session_state[QUERY] or 0) < n:
+        st.session_state[QUERY] = 0
+    index = st.selectbox(
+        t("playground.breakdown_query"),
+        range(n),
+        key=QUERY,
+        format_func=lambda i: labels[i],
+        persist_state="session",
+    )
+    return min(int(index or 0), n - 1)
+
+
+def show_selected_cell(result: AttentionResult, qkv: QKV, query: int) -> None:
+    """The exact numbers of the selected cell (query, key), whatever the heatmap's encoding."""
+    col = int(st.session_state.get(KEY, 0) or 0)
+    if not 0 <= col < len(qkv.key_labels):
+        return
+    allowed = result.mask is None or bool(result.mask[query, col])
+    st.caption(
+        t(
+            "playground.selected_cell",
+            query=escape_label(qkv.query_labels[query]),
+            key_label=escape_label(qkv.key_labels[col]),
+            score=f"{float(result.scores[query, col]):.6g}",
+            weight=f"{float(result.weights[query, col]):.6g}",
+            masked="" if allowed else t("playground.selected_masked"),
+        )
+    )
+
+
+def show_breakdown(result: AttentionResult, qkv: QKV, query: int, text: Catalogue) -> None:
+    """The per-query breakdown figure and the formulas with that query's numbers."""
+    row_mask = None if result.mask is None else result.mask[query]
+    fig = query_breakdown(
+        query=query,
+        scores=result.scores[query],
+        masked_scores=result.masked_scores[query],
+        weights=result.weights[query],
+        values=qkv.values,
+        query_label=qkv.query_labels[query],
+        key_labels=qkv.key_labels,
+        mask=row_mask,
+        text=text,
+    )
+    plot(fig, key="pg_breakdown")
+    for line in formulas.query_numbers(
+        query,
+        result.masked_scores[query].tolist(),
+        result.weights[query].tolist(),
+        result.output[query].tolist(),
+    ):
+        st.latex(line)
+
+
+def show_formulas(result: AttentionResult, qkv: QKV, choice: AttentionChoice) -> None:
+    """The formula of each step with the current sizes."""
+    n, d_q = qkv.queries.shape
+    m, d_k = qkv.keys.shape
+    extra = {k: float(v) for k, v in result.params.items() if k in ("h", "sigma")}
+    scores = formulas.scores(
+        choice.score, n=n, m=m, d_q=d_q, d_k=d_k, temperature=choice.temperature, **extra
+    )
+    steps = [
+        ("formula.scores", scores),
+        ("formula.mask", formulas.mask(choice.fill_value, catalogue())),
+        ("formula.softmax", formulas.softmax(m)),
+        ("formula.output", formulas.output(n, m, qkv.values.shape[1])),
+    ]
+    for label_key, latex in steps:
+        st.markdown(f"**{t(label_key)}**")
+        st.latex(latex)
+
+
+def show_downloads(result: AttentionResult, qkv: QKV) -> None:
+    """CSV downloads of every matrix of the result."""
+    dims = default_labels("v", qkv.values.shape[1])
+    q, k = qkv.query_labels, qkv.key_labels
+    csv_downloads(
+        [
+            (t("fig.scores"), result.scores, q, k, "pg_scores"),
+            (t("fig.masked_scores"), result.masked_scores, q, k, "pg_masked_scores"),
+            (t("fig.weights"), result.weights, q, k, "pg_weights"),
+            (t("fig.output"), result.output, q, dims, "pg_output"),
+        ]
+    )
+
+
+def show() -> None:
+    links.restore_link(LINK, page="playground")
+    reset = (VALID_LENS.key, CAUSAL.key, CELLS_ON.key, FILL.key)
+    qkv = inputs.qkv_input(on_preset=_preset_masks, reset_keys=reset)
+    # The sidebar stays while an input is being fixed.
+    choice = attention_controls(*inputs.sizes(qkv))
+    links.publish_link(LINK)
+    if qkv is None:
+        return
+    try:
+        result = compute(qkv, choice, t(SCORE_LABELS[choice.score]))
+    except ValueError as err:
+        show_error(err)
+        return
+    text = catalogue()
+    show_row_check(result, choice.fill_value)
+    st.subheader(t("playground.steps_heading"))
+    show_steps(result, qkv, text)
+    st.subheader(t("playground.breakdown_heading"))
+    query = query_selector(qkv.query_labels, m=len(qkv.key_labels))
+    show_selected_cell(result, qkv, query)
+    show_breakdown(result, qkv, query, text)
+    with st.expander(t("playground.formula_heading"), expanded=True):
+        show_formulas(result, qkv, choice)
+    st.subheader(t("playground.downloads_heading"))
+    show_downloads(result, qkv)
+    links.share_panel(LINK, key="pg")
