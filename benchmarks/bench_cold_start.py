@@ -21,8 +21,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
 
+from attnviz.app.page import APP_ROOT
 from attnviz.i18n import set_language, t
-from attnviz.ui import APP_ROOT
 from tests.e2e.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,

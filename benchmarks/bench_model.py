@@ -81,7 +81,7 @@ def page_runs() -> None:
 
     from streamlit.testing.v1 import AppTest
 
-    from attnviz import ui
+    from attnviz.lessons.nli import view as nli_view
 
     root = Path(__file__).resolve().parent.parent
     at = AppTest.from_file(str(root / "dashboard.py"), default_timeout=120).run()
@@ -89,7 +89,7 @@ def page_runs() -> None:
     for label, action in (
         ("first visit (loads the model)", lambda: at.switch_page("pages/7_NLI_alignment.py")),
         ("rerun, same pair", lambda: at),
-        ("rerun, new pair", lambda: at.text_area(key=ui.NLI_PREMISE).input("A cat sleeps")),
+        ("rerun, new pair", lambda: at.text_area(key=nli_view.PREMISE.key).input("A cat sleeps")),
         ("model page (model cached)", lambda: at.switch_page("pages/8_Model_attention.py")),
         ("back to NLI (model cached)", lambda: at.switch_page("pages/7_NLI_alignment.py")),
     ):

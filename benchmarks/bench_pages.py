@@ -11,7 +11,7 @@ import time
 
 from streamlit.testing.v1 import AppTest
 
-from attnviz.ui import APP_ROOT, PAGES
+from attnviz.app.page import APP_ROOT, LESSONS
 
 RUNS = 5
 
@@ -19,9 +19,7 @@ RUNS = 5
 def main() -> None:
     at = AppTest.from_file(str(APP_ROOT / "dashboard.py"), default_timeout=180).run()
     print(f"{'page':>32} {'median ms':>10} {'max ms':>8}")
-    for script, _, _, _ in PAGES:
-        if not (APP_ROOT / script).exists():
-            continue
+    for script in (lesson.script for lesson in LESSONS):
         at.switch_page(script).run()  # warm-up: imports, model load, caches
         times = []
         for _ in range(RUNS):

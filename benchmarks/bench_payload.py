@@ -1,4 +1,4 @@
-"""What a heatmap sends to the browser in each encoding of `figures.heatmap`, and its build time.
+"""What a heatmap sends to the browser in each encoding of `heatmap`, and its build time.
 
 For n x n attention weights under a causal mask with hover {score, weight} (the Playground's
 weights figure), and for N(0, 1) scores (noise: the worst case for the image's PNG), prints per
@@ -27,10 +27,13 @@ from unittest import mock
 import plotly.graph_objects as go
 import torch
 
-from attnviz import figures
 from attnviz.attention import attend, causal_mask
+from attnviz.figures import budget
+from attnviz.figures import heatmap as heatmaps
+from attnviz.i18n import Catalogue
 from benchmarks.timing import median_seconds
 
+EN = Catalogue("en")
 SIZES = (12, 96, 128, 256, 512, 1024, 2048)  # 96 and 256: the largest full and compact
 FULL_SIDE_LIMIT = 512  # beyond it per-cell hover text runs to hundreds of MB: not measured
 OVERLAY_SIDES = (16, 32, 64)
@@ -47,7 +50,9 @@ FORCED: dict[str, dict[str, int]] = {
 def forced(encoding: str) -> Iterator[None]:
     with ExitStack() as stack:
         for name, value in FORCED[encoding].items():
-            stack.enter_context(mock.patch.object(figures, name, value))
+            # The cell limits are read in budget.encoding_for; the hover budget is the heatmap's.
+            module = heatmaps if name == "HOVER_BYTES_LIMIT" else budget
+            stack.enter_context(mock.patch.object(module, name, value))
         yield
 
 
@@ -56,8 +61,9 @@ def weights_figure(n: int, selectable: bool = False) -> Callable[[], go.Figure]:
     q, k = torch.randn(n, 16, generator=gen), torch.randn(n, 16, generator=gen)
     result = attend(q, k, k, mask=causal_mask(n))
     hover = {"score": result.scores, "weight": result.weights}
-    return lambda: figures.heatmap(
+    return lambda: heatmaps.heatmap(
         result.weights,
+        text=EN,
         title="weights",
         kind="weights",
         mask=result.mask,
@@ -68,11 +74,11 @@ def weights_figure(n: int, selectable: bool = False) -> Callable[[], go.Figure]:
 
 def scores_figure(n: int) -> Callable[[], go.Figure]:
     scores = torch.randn(n, n, generator=torch.Generator().manual_seed(0))
-    return lambda: figures.heatmap(scores, title="scores", kind="scores")
+    return lambda: heatmaps.heatmap(scores, title="scores", kind="scores", text=EN)
 
 
 def row(name: str, n: int, encoding: str, build: Callable[[], go.Figure]) -> str:
-    picked = "*" if figures.encoding_for(n, n) == encoding else " "
+    picked = "*" if budget.encoding_for(n, n) == encoding else " "
     repeats = 5 if n <= 512 else 3
     with forced(encoding):
         fig = build()
@@ -86,8 +92,8 @@ def row(name: str, n: int, encoding: str, build: Callable[[], go.Figure]) -> str
 
 
 def main() -> None:
-    print(f"limits: full <= {figures.FULL_CELL_LIMIT} cells, compact <= {figures.IMAGE_CELL_LIMIT}")
-    print(f"image <= {figures.IMAGE_MAX_SIDE} px a side, cap {figures.MAX_FIGURE_BYTES} bytes")
+    print(f"limits: full <= {budget.FULL_CELL_LIMIT} cells, compact <= {budget.IMAGE_CELL_LIMIT}")
+    print(f"image <= {budget.IMAGE_MAX_SIDE} px a side, cap {budget.MAX_FIGURE_BYTES} bytes")
     print(
         f"{'data':>8} {'n':>5} {'encoding':>9} {'B/cell':>8} {'MB':>9} {'build ms':>9} "
         f"{'json ms':>8}"

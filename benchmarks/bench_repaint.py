@@ -23,7 +23,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from attnviz.ui import APP_ROOT
+from attnviz.app.page import APP_ROOT
 from tests.e2e.conftest import (
     CHROMIUM,
     CHROMIUM_ARGS,

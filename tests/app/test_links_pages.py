@@ -1,4 +1,4 @@
-"""Shareable links on the teaching pages and the landing page (attnviz.ui.links).
+"""Shareable links on the teaching pages and the landing page (attnviz.app.links).
 
 Each page opened from a link shows the view the link names; its changed widgets are what the
 URL holds; values the page cannot use keep their defaults with a notice naming them.
@@ -17,16 +17,26 @@ import torch
 from streamlit.elements.lib import policies
 from streamlit.testing.v1 import AppTest
 
-from attnviz import i18n, parsing, ui
+from attnviz import i18n, parsing
+from attnviz.app import controls, links
 from attnviz.attention import attend
-from attnviz.ui import links
-from tests import test_page_additive as additive_page
-from tests import test_page_kernels as kernels_page
-from tests import test_page_masking as masking_page
-from tests import test_page_multihead as multihead_page
-from tests import test_page_sqrt_d as sqrt_d_page
-from tests.test_links import open_with
-from tests.test_pages import ROOT, TIMEOUT, chart, small_inputs, z_of
+from attnviz.lessons.additive import compute as additive_compute
+from attnviz.lessons.additive import view as additive_view
+from attnviz.lessons.home import view as home
+from attnviz.lessons.kernels import view as kernels_view
+from attnviz.lessons.masking import view as masking_view
+from attnviz.lessons.model import view as model_view
+from attnviz.lessons.multihead import view as multihead_view
+from attnviz.lessons.nli import view as nli_view
+from attnviz.lessons.playground import view as pg
+from attnviz.lessons.sqrt_d import view as sqrt_d_view
+from tests.app.test_links import open_with
+from tests.apptest import ROOT, TIMEOUT, chart, small_inputs, z_of
+from tests.lessons.additive import test_view as additive_page
+from tests.lessons.kernels import test_view as kernels_page
+from tests.lessons.masking import test_view as masking_page
+from tests.lessons.multihead import test_view as multihead_page
+from tests.lessons.sqrt_d import test_view as sqrt_d_page
 
 HOME = "dashboard.py"
 PLAYGROUND = "pages/1_Playground.py"
@@ -38,21 +48,21 @@ SQRT_D = sqrt_d_page.PAGE
 KERNELS = kernels_page.PAGE
 MULTIHEAD = multihead_page.PAGE
 
-LINKS: dict[str, tuple[links.Param, ...]] = {
-    HOME: ui.HOME_LINK,
-    MASKING: ui.MASKING_LINK,
-    ADDITIVE: ui.ADDITIVE_LINK,
-    SQRT_D: ui.SQRT_D_LINK,
-    KERNELS: ui.KERNELS_LINK,
-    MULTIHEAD: ui.MULTIHEAD_LINK,
+LINKS: dict[str, tuple[controls.Control, ...]] = {
+    HOME: home.LINK,
+    MASKING: masking_view.LINK,
+    ADDITIVE: additive_view.LINK,
+    SQRT_D: sqrt_d_view.LINK,
+    KERNELS: kernels_view.LINK,
+    MULTIHEAD: multihead_view.LINK,
 }
 # One figure per page whose data follow from every setting in the test below.
 FIGURES = {
     HOME: "home_weights",
-    MASKING: ui.masking.FIG_WEIGHTS,
+    MASKING: masking_view.FIG_STEPS[2],
     ADDITIVE: "ad_features",
-    SQRT_D: ui.sqrt_d.SATURATION,
-    KERNELS: ui.kernels.FIG_FIT,
+    SQRT_D: sqrt_d_view.SATURATION,
+    KERNELS: kernels_view.FIG_FIT,
     MULTIHEAD: "mh_output",
 }
 
@@ -79,7 +89,7 @@ def url(at: AppTest) -> dict[str, str]:
 
 
 # Every page with a link, for the checks that need no page-specific figures.
-ALL_LINKS = {**LINKS, PLAYGROUND: ui.PLAYGROUND_LINK, NLI: ui.NLI_LINK, MODEL: ui.MODEL_LINK}
+ALL_LINKS = {**LINKS, PLAYGROUND: pg.LINK, NLI: nli_view.LINK, MODEL: model_view.LINK}
 
 
 @pytest.mark.parametrize("page", list(ALL_LINKS))
@@ -119,7 +129,7 @@ def test_a_widget_set_by_a_link_passes_no_default_of_its_own(page, monkeypatch):
 
 def test_a_link_restores_the_landing_pages_temperature():
     at = open_link(HOME, {"T": "0.2"})
-    assert at.slider(key=ui.TINY_TEMPERATURE).value == 0.2
+    assert at.slider(key=home.TEMPERATURE.key).value == 0.2
     q, k, v = small_inputs()
     expected = attend(q, k, v, temperature=0.2).weights
     np.testing.assert_allclose(z_of(at, "home_weights"), expected, rtol=1e-5)
@@ -139,15 +149,15 @@ def test_a_link_restores_the_masking_page():
         "cells": "0.1,2.0",
     }
     at = open_link(MASKING, query)
-    view = ui.masking
+    view = masking_view
     assert not at.warning
-    assert at.number_input(key=view.BATCH).value == 4
-    assert at.number_input(key=view.LENGTH).value == 5
-    assert at.text_input(key=view.VALID_LENS).value == "4, 5, 2, 5"
-    assert at.selectbox(key=view.SEQUENCE).value == 2
-    assert at.toggle(key=view.CAUSAL).value is True
-    assert at.toggle(key=view.CELLS_ON).value is True
-    assert at.radio(key=view.FILL).value == -math.inf
+    assert at.number_input(key=view.BATCH.key).value == 4
+    assert at.number_input(key=view.LENGTH.key).value == 5
+    assert at.text_input(key=view.VALID_LENS.key).value == "4, 5, 2, 5"
+    assert at.selectbox(key=view.SEQUENCE.key).value == 2
+    assert at.toggle(key=view.CAUSAL.key).value is True
+    assert at.toggle(key=view.CELLS_ON.key).value is True
+    assert at.radio(key=view.FILL.key).value == -math.inf
     blocked = frozenset({(0, 1), (2, 0)})
     assert at.session_state[view.CELLS] == blocked
     result = masking_page.expected(
@@ -171,13 +181,13 @@ def test_a_link_restores_the_additive_page_with_an_edited_parameter():
         "wv": "1, 2, 3, 4",
     }
     at = open_link(ADDITIVE, query)
-    view = ui.additive
+    view = additive_view
     assert not at.warning and not at.error
-    assert at.number_input(key=view.SIZES["h"]).value == 4
-    assert at.selectbox(key=view.QUERY).value == 2
+    assert at.number_input(key=view.SIZES["h"].key).value == 4
+    assert at.selectbox(key=view.QUERY.key).value == 2
     assert at.text_area(key=view.TEXTS["w_v"]).value == "1, 2, 3, 4"
     # The parameters the link does not carry are the seed's draw for the linked sizes.
-    drawn = view.param_texts(view.seeded_params(4, 3, 2, 3))
+    drawn = additive_compute.param_texts(additive_compute.seeded_params(4, 3, 2, 3))
     assert at.text_area(key=view.TEXTS["W_q"]).value == drawn["W_q"]
     sizes = {"n": 4, "m": 6, "d_q": 3, "d_k": 2, "d_v": 2, "seed": 7, "h": 4, "param_seed": 3}
     (_, _, v), result, (q_proj, k_proj) = additive_page.expected(
@@ -193,10 +203,10 @@ def test_a_link_restores_the_additive_page_with_an_edited_parameter():
 def test_a_link_restores_the_sqrt_d_page():
     query = {"d": "256", "m": "32", "samples": "500", "seed": "3"}
     at = open_link(SQRT_D, query)
-    view = ui.sqrt_d
-    assert at.slider(key=view.D).value == 256 and at.slider(key=view.M).value == 32
-    assert at.number_input(key=view.SAMPLES).value == 500
-    assert at.number_input(key=view.SEED).value == 3
+    view = sqrt_d_view
+    assert at.slider(key=view.D.key).value == 256 and at.slider(key=view.M.key).value == 32
+    assert at.number_input(key=view.SAMPLES.key).value == 500
+    assert at.number_input(key=view.SEED.key).value == 3
     sqrt_d_page.assert_page_shows(at, d=256, m=32, samples=500, seed=3)
     assert url(at) == query
 
@@ -204,12 +214,12 @@ def test_a_link_restores_the_sqrt_d_page():
 def test_a_link_restores_the_kernel_page():
     query = {"kernel": "boxcar", "h": "0.5", "n": "20", "noise": "0.1", "seed": "7", "x": "1.5"}
     at = open_link(KERNELS, query)
-    view = ui.kernels
-    assert at.selectbox(key=view.KERNEL).value == "boxcar"
-    assert at.slider(key=view.BANDWIDTH).value == 0.5
-    assert at.number_input(key=view.N_TRAIN).value == 20
-    assert at.slider(key=view.NOISE).value == 0.1
-    assert at.text_input(key=view.PROBE).value == "1.5"
+    view = kernels_view
+    assert at.selectbox(key=view.KERNEL.key).value == "boxcar"
+    assert at.slider(key=view.BANDWIDTH.key).value == 0.5
+    assert at.number_input(key=view.N_TRAIN.key).value == 20
+    assert at.slider(key=view.NOISE.key).value == 0.1
+    assert at.text_input(key=view.PROBE.key).value == "1.5"
     kernels_page.assert_page_shows(at, kernel="boxcar", h=0.5, n=20, seed=7, noise=0.1)
     assert any(r"\hat f(1.5)" in latex.value for latex in at.latex)
     assert url(at) == query
@@ -225,12 +235,12 @@ def test_a_link_restores_the_multi_head_page():
         "causal": "1",
     }
     at = open_link(MULTIHEAD, query)
-    view = ui.multihead
-    assert at.text_input(key=view.SENTENCE).value == "a dog saw a cat"
-    assert at.selectbox(key=view.D_MODEL).value == 12
-    assert at.selectbox(key=view.HEADS).value == 3
-    assert at.toggle(key=view.POSITIONAL).value is False
-    assert at.toggle(key=view.CAUSAL).value is True
+    view = multihead_view
+    assert at.text_input(key=view.SENTENCE.key).value == "a dog saw a cat"
+    assert at.selectbox(key=view.D_MODEL.key).value == 12
+    assert at.selectbox(key=view.HEADS.key).value == 3
+    assert at.toggle(key=view.POSITIONAL.key).value is False
+    assert at.toggle(key=view.CAUSAL.key).value is True
     multihead_page.assert_page_matches(
         at, ["a", "dog", "saw", "a", "cat"], d_model=12, heads=3, positional=False, causal=True,
         seed=5,
@@ -244,41 +254,41 @@ def test_a_link_restores_the_multi_head_page():
 
 
 def _change_home(at: AppTest) -> None:
-    at.slider(key=ui.TINY_TEMPERATURE).set_value(2.5).run()
+    at.slider(key=home.TEMPERATURE.key).set_value(2.5).run()
 
 
 def _change_masking(at: AppTest) -> None:
-    view = ui.masking
-    at.number_input(key=view.LENGTH).set_value(8).run()
-    at.toggle(key=view.CAUSAL).set_value(True).run()
-    at.selectbox(key=view.SEQUENCE).set_value(1).run()
-    at.radio(key=view.FILL).set_value(-1e9).run()
+    view = masking_view
+    at.number_input(key=view.LENGTH.key).set_value(8).run()
+    at.toggle(key=view.CAUSAL.key).set_value(True).run()
+    at.selectbox(key=view.SEQUENCE.key).set_value(1).run()
+    at.radio(key=view.FILL.key).set_value(-1e9).run()
 
 
 def _change_additive(at: AppTest) -> None:
-    view = ui.additive
-    at.number_input(key=view.SIZES["seed"]).set_value(4).run()
+    view = additive_view
+    at.number_input(key=view.SEED.key).set_value(4).run()
     at.text_area(key=view.TEXTS["W_k"]).input("\n".join(["0.5, -1, 0.25, 2"] * 8)).run()
-    at.selectbox(key=view.QUERY).set_value(1).run()
+    at.selectbox(key=view.QUERY.key).set_value(1).run()
 
 
 def _change_sqrt_d(at: AppTest) -> None:
-    at.slider(key=ui.sqrt_d.M).set_value(8).run()
-    at.number_input(key=ui.sqrt_d.SEED).set_value(2).run()
+    at.slider(key=sqrt_d_view.M.key).set_value(8).run()
+    at.number_input(key=sqrt_d_view.SEED.key).set_value(2).run()
 
 
 def _change_kernels(at: AppTest) -> None:
-    view = ui.kernels
-    at.selectbox(key=view.KERNEL).set_value("epanechnikov").run()
-    at.slider(key=view.BANDWIDTH).set_value(0.4).run()
-    at.text_input(key=view.PROBE).set_value("-1").run()
+    view = kernels_view
+    at.selectbox(key=view.KERNEL.key).set_value("epanechnikov").run()
+    at.slider(key=view.BANDWIDTH.key).set_value(0.4).run()
+    at.text_input(key=view.PROBE.key).set_value("-1").run()
 
 
 def _change_multihead(at: AppTest) -> None:
-    view = ui.multihead
-    at.text_input(key=view.SENTENCE).set_value("dogs chase cats").run()
-    at.selectbox(key=view.HEADS).set_value(2).run()
-    at.number_input(key=view.SEED).set_value(9).run()
+    view = multihead_view
+    at.text_input(key=view.SENTENCE.key).set_value("dogs chase cats").run()
+    at.selectbox(key=view.HEADS.key).set_value(2).run()
+    at.number_input(key=view.SEED.key).set_value(9).run()
 
 
 CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
@@ -355,9 +365,9 @@ def test_the_url_holds_the_changes_and_opens_the_same_view(page):
 def test_a_new_draw_of_the_additive_parameters_stays_out_of_the_url():
     """The texts follow from the sizes and the seed: only a person's edits go in the link."""
     at = open_link(ADDITIVE, {})
-    view = ui.additive
-    at.number_input(key=view.SIZES["h"]).set_value(32).run()
-    at.number_input(key=view.SIZES["d_k"]).set_value(16).run()
+    view = additive_view
+    at.number_input(key=view.SIZES["h"].key).set_value(32).run()
+    at.number_input(key=view.SIZES["d_k"].key).set_value(16).run()
     assert url(at) == {"h": "32", "dk": "16"}
     assert not [c.value for c in at.caption if "characters, at most" in c.value]
     # A long edit is left to the state file, with a note; a later new draw drops it.
@@ -366,26 +376,24 @@ def test_a_new_draw_of_the_additive_parameters_stays_out_of_the_url():
     assert not at.error
     assert url(at) == {"h": "32", "dk": "16"}
     assert any("characters, at most" in c.value for c in at.caption)
-    assert links.current_values(view.ADDITIVE_LINK, at.session_state, limit=None)["Wk"] == (
-        long_text
-    )
+    assert links.current_values(view.LINK, at.session_state, limit=None)["Wk"] == (long_text)
     at.button(key=view.REDRAW).click().run()
-    assert at.session_state[view.EDITS["W_k"]] == ""
-    assert "Wk" not in links.current_values(view.ADDITIVE_LINK, at.session_state, limit=None)
+    assert at.session_state[view.EDITS["W_k"].key] == ""
+    assert "Wk" not in links.current_values(view.LINK, at.session_state, limit=None)
 
 
 def test_an_additive_state_file_brings_sizes_and_edits_together():
     """Loading a state file sets the sizes and the edited texts in one go; the edit survives
     the new draw the new sizes cause."""
     at = open_link(ADDITIVE, {})
-    view = ui.additive
+    view = additive_view
     # What links._load_state does in its callback: set the values before the next run.
-    at.session_state[view.SIZES["h"]] = 2
-    at.session_state[view.EDITS["w_v"]] = "3, -1"
+    at.session_state[view.SIZES["h"].key] = 2
+    at.session_state[view.EDITS["w_v"].key] = "3, -1"
     at.run()
     assert not at.exception and not at.error
     assert at.text_area(key=view.TEXTS["w_v"]).value == "3, -1"
-    drawn = view.param_texts(view.seeded_params(2, 2, 4, 0))
+    drawn = additive_compute.param_texts(additive_compute.seeded_params(2, 2, 4, 0))
     assert at.text_area(key=view.TEXTS["W_q"]).value == drawn["W_q"]
     assert url(at) == {"h": "2", "wv": "3, -1"}
 
@@ -395,7 +403,7 @@ def test_the_language_stays_in_the_url_across_pages():
     try:
         at = open_link(SQRT_D, {"lang": "ko", "d": "32"})
         assert url(at) == {"lang": "ko", "d": "32"}
-        assert at.slider(key=ui.sqrt_d.D).value == 32
+        assert at.slider(key=sqrt_d_view.D.key).value == 32
         at.query_params.clear()  # Streamlit drops the query string on a page change
         at.switch_page(MULTIHEAD).run()
         assert url(at) == {"lang": "ko"}
@@ -459,12 +467,12 @@ def test_markup_in_the_sentence_is_only_text():
     assert not at.warning and not at.error
     labels = chart(at, "mh_head_0")["layout"]["yaxis"]["ticktext"]
     assert "<script>" not in " ".join(labels)
-    assert at.text_input(key=ui.multihead.SENTENCE).value == f"{HOSTILE} cat"
+    assert at.text_input(key=multihead_view.SENTENCE.key).value == f"{HOSTILE} cat"
 
 
 def test_a_selected_query_beyond_the_linked_sizes_starts_at_the_first():
     at = open_link(ADDITIVE, {"n": "2", "q": "9"})
-    assert at.selectbox(key=ui.additive.QUERY).value == 0
+    assert at.selectbox(key=additive_view.QUERY.key).value == 0
     (_, _, v), result, (q_proj, k_proj) = additive_page.expected(n=2)
     additive_page.check_attention(at, result, q_proj, k_proj, v)
 
@@ -472,7 +480,7 @@ def test_a_selected_query_beyond_the_linked_sizes_starts_at_the_first():
 def test_parsed_parameters_of_a_link_match_what_the_page_parses():
     """A text that reaches the URL is exactly the widget's text (no float rounding)."""
     at = open_link(ADDITIVE, {})
-    view = ui.additive
+    view = additive_view
     w_q = torch.arange(16, dtype=torch.float32).reshape(8, 2) / 7
     at.text_area(key=view.TEXTS["W_q"]).input(parsing.format_matrix(w_q)).run()
     again = open_link(ADDITIVE, url(at))

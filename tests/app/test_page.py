@@ -1,4 +1,4 @@
-"""Fast first paint: a page's setup, title and intro import nothing heavy.
+"""Fast first paint: a page's setup, title and intro import nothing heavy; every lesson is whole.
 
 Each probe runs in a fresh interpreter, so modules other tests imported do not hide a heavy
 import. Streamlit is imported first, as every page does: it loads plotly's lazy
@@ -7,7 +7,7 @@ import. Streamlit is imported first, as every page does: it loads plotly's lazy
 
 from __future__ import annotations
 
-import ast
+import importlib
 import json
 import subprocess
 import sys
@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from attnviz import errors, parsing, ui
+from attnviz import errors, i18n, parsing
+from attnviz.app import page
+from attnviz.lessons import Lesson, lessons
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "transformers", "pandas", "plotly")
 
 PROBE = """
@@ -33,21 +35,17 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 SETUP = """
 import streamlit as st
 
-from attnviz import ui
+from attnviz.app import feedback, loading, page, state
 from attnviz.errors import InputError
-from attnviz.i18n import t
-from attnviz.ui import base
 
-ui.page_setup("nav.home")
-st.title(t("home.title"))
-st.markdown(t("home.intro"))
-base.page_setup("nav.masking")
-ui.init_state("probe", 0)
-ui.bump("probe")
-ui.show_error(InputError("ragged_rows", row=3, found=2, expected=4))
-ui.show_error(ValueError("keys have 3 columns"))
-ui.show_tour()
-ui.LANG, ui.PAGES, ui.APP_ROOT
+page.setup("home")
+page.setup("masking")
+state.init_state("probe", 0)
+state.bump("probe")
+feedback.show_error(InputError("ragged_rows", row=3, found=2, expected=4))
+feedback.show_error(ValueError("keys have 3 columns"))
+page.show_tour()
+page.LANG, page.LESSONS, page.APP_ROOT, loading.held()
 """
 
 
@@ -69,50 +67,47 @@ def imported_by(code: str) -> set[str]:
 @pytest.mark.parametrize(
     "code",
     [
-        "import attnviz.ui",
-        "import attnviz.ui.base",
+        "import attnviz.app",
+        "import attnviz.app.page",
+        "import attnviz.app.loading",
+        "import attnviz.lessons",
         "import attnviz.errors",
         SETUP,
     ],
-    ids=["ui", "ui.base", "errors", "page setup"],
+    ids=["app", "app.page", "app.loading", "lessons", "errors", "page setup"],
 )
 def test_page_setup_imports_nothing_heavy(code):
     assert imported_by(code).isdisjoint(HEAVY), sorted(imported_by(code) & set(HEAVY))
 
 
-def test_the_attention_widgets_do_not_import_the_model():
-    loaded = imported_by("import attnviz.ui.qkv")
-    assert "torch" in loaded  # the probe sees what qkv does import
-    assert "transformers" not in loaded
+def test_no_lessons_view_imports_the_model():
+    views = "\n".join(f"import attnviz.lessons.{lesson.name}.view" for lesson in lessons())
+    loaded = imported_by(views)
+    assert "torch" in loaded  # the probe sees what the views do import
+    assert "transformers" not in loaded  # loaded with the model, only when a page asks
 
 
-def test_every_exported_name_resolves():
-    for name in ui.__all__:
-        assert getattr(ui, name) is not None, name
-    assert set(ui.__all__) <= set(dir(ui))
-    assert ui.masking.__name__ == "attnviz.ui.masking"
-    assert ui.figures.__name__ == "attnviz.figures"
-    assert ui.qkv_input is ui.qkv.qkv_input
-    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
-        _ = ui.no_such_name
+@pytest.mark.parametrize("lesson", lessons(), ids=lambda lesson: lesson.name)
+def test_every_lesson_has_a_page_a_view_and_its_words(lesson: Lesson):
+    script = ROOT / lesson.script
+    assert script.exists(), lesson.script
+    # The page is the three steps: setup by the lesson's name, its view under the lock, show.
+    text = script.read_text()
+    assert f'page.setup("{lesson.name}")' in text
+    assert f"from attnviz.lessons.{lesson.name} import view" in text
+    assert callable(importlib.import_module(f"attnviz.lessons.{lesson.name}.view").show)
+    for key in (lesson.nav, lesson.title, lesson.intro, *([lesson.tour] if lesson.tour else [])):
+        assert key in i18n.EN and key in i18n.KO, key
+    assert (ROOT / "attnviz" / "strings" / f"{lesson.name}.py").exists()
 
 
-def test_all_names_what_the_type_checker_sees():
-    """Adding a name means adding it in three places in ui/__init__.py: this keeps them equal."""
-    tree = ast.parse(Path(ui.__file__).read_text(encoding="utf-8"))
-    checked = next(
-        node
-        for node in tree.body
-        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+def test_the_sidebar_lists_every_page_in_order():
+    scripts = [lesson.script for lesson in page.LESSONS]
+    assert scripts[0] == "dashboard.py"
+    assert scripts[1:] == sorted(
+        (f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")),
+        key=lambda s: int(s.split("/")[1].split("_")[0]),
     )
-    imports = [node for node in checked.body if isinstance(node, ast.ImportFrom)]
-    names = {alias.asname or alias.name for node in imports for alias in node.names}
-    submodules = {
-        alias.name for node in imports if node.module == "attnviz.ui" for alias in node.names
-    }
-    assert names - submodules == set(ui.__all__)
-    for name in submodules:
-        assert getattr(ui, name).__name__ == f"attnviz.ui.{name}"
 
 
 def test_parsing_reexports_the_one_input_error():

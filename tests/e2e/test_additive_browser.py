@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.attention import attend
-from attnviz.ui.qkv import random_inputs
+from attnviz.inputs import random_qkv as random_inputs
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import Z_OF, wait_for_charts, wait_idle
 

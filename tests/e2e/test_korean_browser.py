@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from attnviz.i18n import EN
-from attnviz.strings.ko import KO
+from attnviz.i18n import EN, KO
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
 
@@ -23,7 +22,7 @@ def test_korean_link_switches_to_english_and_back_keeping_the_inputs(app_url, pa
     wait_for_charts(page, 6)
     assert title(page) == KO["playground.title"]
     sidebar = page.locator('[data-testid="stSidebar"]')
-    assert sidebar.get_by_text(KO["nav.playground"], exact=True).count() == 1
+    assert sidebar.get_by_text(KO["playground.nav"], exact=True).count() == 1
     page.screenshot(path=str(SCREENSHOTS / "playground_ko.png"))
     assert KO["score.cosine"] in score_shown(page)
 
@@ -44,7 +43,7 @@ def test_korean_link_switches_to_english_and_back_keeping_the_inputs(app_url, pa
     assert "lang=ko" in page.url and "T=0.5" in page.url
 
     # Another page keeps the language (Streamlit drops the query string on a page change).
-    sidebar.get_by_role("link", name=KO["nav.masking"]).click()
+    sidebar.get_by_role("link", name=KO["masking.nav"]).click()
     page.wait_for_function(
         f"() => document.querySelector('h1')?.innerText === {KO['masking.title']!r}"
     )

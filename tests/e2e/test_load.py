@@ -10,14 +10,16 @@ import asyncio
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from attnviz import ui
+from attnviz.app import matrix_input as inputs
+from attnviz.lessons.nli import view as nli_view
+from attnviz.lessons.playground import view as pg
 from benchmarks import load
 
 
 def test_driven_keys_and_link_names_are_the_apps() -> None:
-    assert [c.key for c in load.PLAYGROUND.changes] == [ui.TEMPERATURE, ui.RANDOM["seed"]]
-    assert [c.key for c in load.NLI.changes] == [ui.NLI_PREMISE, ui.NLI_HYPOTHESIS]
-    for page, params in ((load.PLAYGROUND, ui.PLAYGROUND_LINK), (load.NLI, ui.NLI_LINK)):
+    assert [c.key for c in load.PLAYGROUND.changes] == [pg.TEMPERATURE.key, inputs.RANDOM["seed"]]
+    assert [c.key for c in load.NLI.changes] == [nli_view.PREMISE.key, nli_view.HYPOTHESIS.key]
+    for page, params in ((load.PLAYGROUND, pg.LINK), (load.NLI, nli_view.LINK)):
         names = {param.key: param.name for param in params}
         assert [names[c.key] for c in page.changes] == [c.param for c in page.changes]
 

@@ -11,9 +11,9 @@ RANDOM = {"n": 5, "m": 7, "d_q": 3, "d_k": 3, "d_v": 2, "seed": 4}
 
 
 def expected_weights(temperature: float) -> np.ndarray:
-    from attnviz.ui.qkv import random_inputs
+    from attnviz.inputs import random_qkv
 
-    queries, keys, values = random_inputs.__wrapped__(**RANDOM)  # the page's own generator
+    queries, keys, values = random_qkv(**RANDOM)  # the page's own generator
     return attend(queries, keys, values, temperature=temperature).weights.numpy()
 
 

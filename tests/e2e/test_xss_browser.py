@@ -17,9 +17,8 @@ import pytest
 
 from attnviz import parsing
 from attnviz.errors import InputError
-from attnviz.ui import kernels as ui_kernels
-from attnviz.ui import masking as ui_masking
-from attnviz.ui import multihead as ui_multihead
+from attnviz.lessons.kernels import compute as kernels
+from attnviz.lessons.multihead import compute as multihead
 from tests.e2e.test_playground_browser import wait_idle
 from tests.test_xss import ISSUE_PAYLOADS
 
@@ -90,7 +89,9 @@ PAGES: dict[str, dict[str, Echo]] = {
         "Sequences B": "number",
         "Padded length m": "number",
         "Seed": "number",
-        "Valid lengths, one per sequence": message(lambda s: ui_masking.parse_lens(s, 3, 6)),
+        "Valid lengths, one per sequence": message(
+            lambda s: parsing.parse_valid_lens(s, 3, 6, each="sequence")
+        ),
     },
     "Additive_attention": {
         "Queries n": "number",
@@ -109,7 +110,7 @@ PAGES: dict[str, dict[str, Echo]] = {
     "Kernel_regression": {
         "Training points n": "number",
         "Data seed": "number",
-        "Predict at x =": message(ui_kernels.parse_probe),
+        "Predict at x =": message(kernels.parse_probe),
     },
     "Multi_head": {"Sentence": "ticks", "Seed": "number"},
     "NLI_alignment": {
@@ -195,7 +196,7 @@ def check_echo(page, label: str, echo: Echo, text: str, where: str) -> None:
     elif echo == "ticks":
         drawn = assert_ticks_literal(page, where)
         if label == "Sentence":  # whitespace tokens, lower-cased
-            tokens, _ = ui_multihead.tokenize(text)
+            tokens, _ = multihead.tokenize(text)
             assert set(tokens) <= set(drawn), where
         elif text != COMBINED:  # past 64 word pieces the axes are numbered instead
             # MiniLM's word pieces: punctuation marks are tokens of their own

@@ -13,8 +13,10 @@ import torch
 from PIL import Image
 from plotly.colors import get_colorscale, hex_to_rgb, sample_colorscale, unlabel_rgb
 
-from attnviz import figures
+from attnviz.app import selection
 from attnviz.attention import attend, causal_mask
+from attnviz.figures import breakdown, budget, grid, image, labels, matrix, style
+from tests import english as en
 from tests.plotly_data import decode, figure_json
 
 ATTACK = "<img src=x onerror=alert(1)>"
@@ -29,7 +31,7 @@ def weights_figure(n: int, *, selectable: bool = False, masked: bool = True) -> 
     gen = torch.Generator().manual_seed(0)
     q, k = torch.randn(n, 16, generator=gen), torch.randn(n, 16, generator=gen)
     result = attend(q, k, k, mask=causal_mask(n) if masked else None)
-    return figures.heatmap(
+    return en.heatmap(
         result.weights,
         title="w",
         kind="weights",
@@ -49,7 +51,7 @@ def png_pixels(fig: go.Figure) -> np.ndarray:
 
 def scale_colour(kind: str, value: float, zmin: float, zmax: float) -> np.ndarray:
     """The colour Plotly.js gives `value`, from the kind's colour scale (linear in RGB)."""
-    scale = get_colorscale(figures.COLORSCALES[kind])
+    scale = get_colorscale(style.COLORSCALES[kind])
     fraction = float(np.clip((value - zmin) / (zmax - zmin), 0.0, 1.0))
     return np.array(unlabel_rgb(sample_colorscale(scale, [fraction])[0]), dtype=float)
 
@@ -76,9 +78,9 @@ def payload(fig: go.Figure) -> int:
     ],
 )
 def test_encoding_follows_the_number_of_cells(shape, encoding):
-    assert figures.encoding_for(*shape) == encoding
-    assert figures.FULL_CELL_LIMIT < figures.IMAGE_CELL_LIMIT
-    assert figures.SELECT_CELL_LIMIT <= figures.FULL_CELL_LIMIT  # click targets have hover text
+    assert budget.encoding_for(*shape) == encoding
+    assert budget.FULL_CELL_LIMIT < budget.IMAGE_CELL_LIMIT
+    assert matrix.SELECT_CELL_LIMIT <= budget.FULL_CELL_LIMIT  # click targets have hover text
 
 
 # --- full ---
@@ -110,7 +112,7 @@ def test_full_sends_every_number_and_a_hover_text_per_cell():
 
 
 def test_small_masked_matrix_keeps_its_marks_and_note():
-    fig = figures.heatmap(np.eye(3), title="w", kind="weights", mask=np.eye(3, dtype=bool))
+    fig = en.heatmap(np.eye(3), title="w", kind="weights", mask=np.eye(3, dtype=bool))
     assert fig.data[1].mode == "text" and len(fig.data[1].x) == 6
     assert fig.layout.annotations[0].text == "× = masked"
     assert fig.layout.yaxis.autorange == "reversed"
@@ -118,11 +120,9 @@ def test_small_masked_matrix_keeps_its_marks_and_note():
 
 def test_full_with_long_labels_is_sent_compact_under_the_cap():
     labels = [f"{'x' * 300}{i}" for i in range(90)]
-    fig = figures.heatmap(
-        randn(90, 90), title="s", kind="scores", row_labels=labels, col_labels=labels
-    )
+    fig = en.heatmap(randn(90, 90), title="s", kind="scores", row_labels=labels, col_labels=labels)
     assert fig.data[0].customdata is None and "%{z:.4g}" in fig.data[0].hovertemplate
-    assert payload(fig) < figures.MAX_FIGURE_BYTES
+    assert payload(fig) < budget.MAX_FIGURE_BYTES
 
 
 # --- compact ---
@@ -131,7 +131,7 @@ def test_full_with_long_labels_is_sent_compact_under_the_cap():
 def test_compact_sends_float32_numbers_and_positions_in_the_hover():
     scores = randn(200, 200)
     mask = causal_mask(200).numpy()
-    fig = figures.heatmap(scores, title="s", kind="scores", mask=mask)
+    fig = en.heatmap(scores, title="s", kind="scores", mask=mask)
     assert [trace.type for trace in fig.data] == ["heatmap"]  # no × marks, no per-cell text
     data = figure_json(fig)["data"][0]
     assert data["z"]["dtype"] == "f4"
@@ -152,7 +152,7 @@ def test_compact_sends_float32_numbers_and_positions_in_the_hover():
 
 def test_image_pixels_are_the_colour_scale_of_the_pooled_means():
     scores = randn(2048, 2048)
-    fig = figures.heatmap(scores, title="s", kind="scores")
+    fig = en.heatmap(scores, title="s", kind="scores")
     image, bar = fig.data
     assert image.type == "image" and (image.dx, image.dy) == (4, 4)
     assert (image.x0, image.y0) == (1.5, 1.5)  # pixel (0, 0) covers cells 0..3
@@ -168,7 +168,7 @@ def test_image_pixels_are_the_colour_scale_of_the_pooled_means():
     assert (bar.zmin, bar.zmax, bar.colorscale) == (
         -bound,
         bound,
-        figures.heatmap(np.ones((2, 2)), title="x", kind="scores").data[0].colorscale,
+        en.heatmap(np.ones((2, 2)), title="x", kind="scores").data[0].colorscale,
     )
     assert "mean of 4 × 4 cells" in image.hovertemplate
     assert "mean of 4 × 4 cells" in fig.layout.annotations[0].text
@@ -180,13 +180,13 @@ def test_image_draws_masked_cells_grey_and_keeps_weights_on_0_to_1():
     gen = torch.Generator().manual_seed(1)
     q, k = torch.randn(300, 8, generator=gen), torch.randn(300, 8, generator=gen)
     result = attend(q, k, k, mask=causal_mask(300))
-    fig = figures.heatmap(result.weights, title="w", kind="weights", mask=result.mask)
+    fig = en.heatmap(result.weights, title="w", kind="weights", mask=result.mask)
     image, bar = fig.data
     assert (image.dx, image.dy) == (1, 1) and "mean of" not in image.hovertemplate
     assert (bar.zmin, bar.zmax) == (0.0, 1.0)
     pixels = png_pixels(fig)
     assert pixels.shape == (300, 300, 3)
-    grey = np.array(hex_to_rgb(figures.MASKED_COLOR))
+    grey = np.array(hex_to_rgb(style.MASKED_COLOR))
     np.testing.assert_array_equal(pixels[0, 1], grey)
     np.testing.assert_array_equal(pixels[10, 299], grey)
     for row, col in [(0, 0), (299, 0), (150, 20), (299, 299)]:
@@ -198,18 +198,18 @@ def test_image_draws_masked_cells_grey_and_keeps_weights_on_0_to_1():
 def test_image_pools_a_block_over_its_allowed_cells_only():
     values = np.arange(1024 * 1024, dtype=float).reshape(1024, 1024) % 7
     mask = causal_mask(1024).numpy()
-    fig = figures.heatmap(values, title="v", kind="values", mask=mask)
+    fig = en.heatmap(values, title="v", kind="values", mask=mask)
     pixels = png_pixels(fig)
     bound = float(np.abs(values[mask]).max())
     # The diagonal block (rows 2..3, columns 2..3) holds 3 allowed cells.
     block, allowed = values[2:4, 2:4], mask[2:4, 2:4]
     expected = scale_colour("values", block[allowed].mean(), -bound, bound)
     np.testing.assert_allclose(pixels[1, 1], expected, atol=3)
-    np.testing.assert_array_equal(pixels[0, 1], hex_to_rgb(figures.MASKED_COLOR))
+    np.testing.assert_array_equal(pixels[0, 1], hex_to_rgb(style.MASKED_COLOR))
 
 
 def test_image_pools_each_axis_on_its_own():
-    fig = figures.heatmap(randn(2048, 256), title="v", kind="values")
+    fig = en.heatmap(randn(2048, 256), title="v", kind="values")
     image = fig.data[0]
     assert (image.dy, image.dx) == (4, 1)
     assert png_pixels(fig).shape == (512, 256, 3)
@@ -225,7 +225,7 @@ def test_pool_mean_averages_each_block_over_its_present_cells(shape, pool, maske
     if masked:
         z[np.tril(np.ones(shape, dtype=bool), -2)] = np.nan  # blocks wholly masked too
     k_rows, k_cols = pool
-    pooled = figures._pool_mean(z, k_rows, k_cols)
+    pooled = image.pool_mean(z, k_rows, k_cols)
     assert pooled.shape == (-(-shape[0] // k_rows), -(-shape[1] // k_cols))
     for i, j in [(0, 0), (pooled.shape[0] - 1, 0), (0, pooled.shape[1] - 1), (-1, -1), (1, 1)]:
         i, j = i % pooled.shape[0], j % pooled.shape[1]
@@ -243,7 +243,7 @@ def test_query_breakdown_panels_sit_where_make_subplots_puts_them():
     reference = make_subplots(
         rows=1, cols=3, column_widths=[0.34, 0.22, 0.44], horizontal_spacing=0.08
     )
-    fig = figures.query_breakdown(
+    fig = en.query_breakdown(
         query=0,
         scores=randn(5),
         masked_scores=randn(5),
@@ -267,23 +267,23 @@ def test_query_breakdown_of_many_keys_shows_the_largest_weights_and_sums_the_res
     m, d_v = 2048, 256
     weights = torch.softmax(torch.from_numpy(randn(m)), dim=0).numpy()
     values = randn(m, d_v)
-    fig = figures.query_breakdown(
+    fig = en.query_breakdown(
         query=0, scores=randn(m), masked_scores=randn(m), weights=weights, values=values
     )
-    top = np.sort(np.argsort(-weights)[: figures.BREAKDOWN_KEYS])
+    top = np.sort(np.argsort(-weights)[: breakdown.BREAKDOWN_KEYS])
     bars = {trace.name: trace for trace in fig.data if trace.type == "bar"}
     np.testing.assert_allclose(bars["weight"].y, weights[top])
     assert list(bars["weight"].customdata) == [f"k{i}" for i in top]
     table = np.asarray(fig.data[-1].z, dtype=np.float64)  # top keys, the others, the output
-    assert table.shape == (figures.BREAKDOWN_KEYS + 2, d_v)
+    assert table.shape == (breakdown.BREAKDOWN_KEYS + 2, d_v)
     output = (weights[:, None] * values).sum(axis=0)
     np.testing.assert_allclose(table[-1], output, rtol=1e-4, atol=1e-7)  # sent as float32
     np.testing.assert_allclose(table[:-1].sum(axis=0), output, rtol=1e-4, atol=1e-6)
-    assert f"other {m - figures.BREAKDOWN_KEYS} keys" in fig.layout.yaxis3.ticktext
+    assert f"other {m - breakdown.BREAKDOWN_KEYS} keys" in fig.layout.yaxis3.ticktext
     assert any("largest weights of 2048" in a.text for a in fig.layout.annotations)
     assert fig.layout.xaxis.showticklabels is False  # scattered keys: hover names them
     assert fig.layout.xaxis2.showticklabels is False
-    assert payload(fig) < figures.MAX_FIGURE_BYTES
+    assert payload(fig) < budget.MAX_FIGURE_BYTES
 
 
 # --- the cap ---
@@ -291,23 +291,23 @@ def test_query_breakdown_of_many_keys_shows_the_largest_weights_and_sums_the_res
 
 @pytest.mark.parametrize("masked", [False, True])
 def test_random_2048_scores_stay_under_the_cap(masked):
-    fig = figures.heatmap(
+    fig = en.heatmap(
         randn(2048, 2048),
         title="s",
         kind="scores",
         mask=causal_mask(2048) if masked else None,
     )
-    assert payload(fig) < figures.MAX_FIGURE_BYTES
+    assert payload(fig) < budget.MAX_FIGURE_BYTES
 
 
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: figures.heatmap(randn(2048, 256), title="v", kind="values"),
+        lambda: en.heatmap(randn(2048, 256), title="v", kind="values"),
         lambda: weights_figure(96),  # the largest full matrix, two hover values and a mask
         lambda: weights_figure(64, selectable=True),  # the largest with a click overlay
         lambda: weights_figure(256),  # the largest compact one
-        lambda: figures.head_grid(
+        lambda: grid.head_grid(
             torch.rand(6, 12, 128, 128).softmax(-1),
             title="g",
             layer_label="layer",
@@ -318,7 +318,7 @@ def test_random_2048_scores_stay_under_the_cap(masked):
     ids=["values-2048x256", "full-96", "overlay-64", "compact-256", "head-grid-128"],
 )
 def test_largest_figures_stay_under_the_cap(build):
-    assert payload(build()) < figures.MAX_FIGURE_BYTES
+    assert payload(build()) < budget.MAX_FIGURE_BYTES
 
 
 # --- escaping ---
@@ -326,8 +326,8 @@ def test_largest_figures_stay_under_the_cap(build):
 
 @pytest.mark.parametrize(("n", "encoding"), [(3, "full"), (120, "compact"), (600, "image")])
 def test_user_text_is_escaped_in_every_encoding(n, encoding):
-    assert figures.encoding_for(n, n) == encoding
-    fig = figures.heatmap(
+    assert budget.encoding_for(n, n) == encoding
+    fig = en.heatmap(
         randn(n, n),
         title=ATTACK,
         kind="scores",
@@ -345,8 +345,8 @@ def test_user_text_is_escaped_in_every_encoding(n, encoding):
     assert "%{z}0" not in spec and "%{x} " not in spec
     heat = fig.data[0]
     hover = heat.hovertemplate if heat.customdata is None else heat.customdata[0][0]
-    assert hover.startswith(f"{figures.escape_label(ATTACK)} ")
-    assert f"{figures.escape_label('%{x}')} " in hover
+    assert hover.startswith(f"{labels.escape_label(ATTACK)} ")
+    assert f"{labels.escape_label('%{x}')} " in hover
 
 
 # --- click to inspect ---
@@ -372,9 +372,9 @@ def test_cells_overlay_sits_on_every_cell_centre_last():
 
 def test_cells_overlay_only_when_asked_and_small_enough():
     assert "cells" not in [trace.name for trace in weights_figure(5).data]
-    side = int(figures.SELECT_CELL_LIMIT**0.5)
+    side = int(matrix.SELECT_CELL_LIMIT**0.5)
     assert weights_figure(side, selectable=True).data[-1].name == "cells"
-    big = figures.heatmap(randn(side + 1, side), title="s", kind="scores", selectable=True)
+    big = en.heatmap(randn(side + 1, side), title="s", kind="scores", selectable=True)
     assert "cells" not in [trace.name for trace in big.data]
     assert big.layout.hoverdistance is None
 
@@ -383,22 +383,20 @@ def test_cells_overlay_halves_the_hover_budget_and_shows_the_value_when_compact(
     labels = [f"{'x' * 300}{i}" for i in range(40)]  # ~0.9 MB of hover text
     scores = randn(40, 40)
     common = {"title": "s", "kind": "scores", "row_labels": labels, "col_labels": labels}
-    assert figures.heatmap(scores, **common).data[0].customdata is not None
-    fig = figures.heatmap(scores, **common, selectable=True)  # the text would be sent twice
+    assert en.heatmap(scores, **common).data[0].customdata is not None
+    fig = en.heatmap(scores, **common, selectable=True)  # the text would be sent twice
     assert fig.data[0].customdata is None
     overlay = fig.data[-1]
     assert overlay.hovertemplate == "query %{y}<br>key %{x}<br>%{customdata:.4g}<extra></extra>"
     np.testing.assert_array_equal(overlay.customdata, scores.astype(np.float32).reshape(-1))
-    assert payload(fig) < figures.MAX_FIGURE_BYTES
+    assert payload(fig) < budget.MAX_FIGURE_BYTES
 
 
 def test_head_grid_overlay_has_one_marker_per_thumbnail():
     attn = torch.rand(2, 3, 100, 100).softmax(-1)
-    plain = figures.head_grid(attn, title="g", layer_label="layer", head_label="head")
+    plain = grid.head_grid(attn, title="g", layer_label="layer", head_label="head")
     assert len(plain.data) == 6
-    fig = figures.head_grid(
-        attn, title="g", layer_label="layer", head_label="head", selectable=True
-    )
+    fig = grid.head_grid(attn, title="g", layer_label="layer", head_label="head", selectable=True)
     heatmaps, markers = fig.data[:6], fig.data[6:]
     assert len(markers) == 6 and {m.name for m in markers} == {"heads"}
     for index, (heat, marker) in enumerate(zip(heatmaps, markers, strict=True)):
@@ -420,7 +418,7 @@ def test_head_grid_overlay_has_one_marker_per_thumbnail():
     ],
 )
 def test_selected_cell_reads_the_first_point(state):
-    assert figures.selected_cell(state) == (1, 2)
+    assert selection.selected_cell(state) == (1, 2)
 
 
 @pytest.mark.parametrize(
@@ -428,22 +426,22 @@ def test_selected_cell_reads_the_first_point(state):
     [None, {}, {"selection": {"points": []}}, {"selection": {"points": [{"x": "a", "y": 1}]}}],
 )
 def test_selected_cell_is_none_without_a_point(state):
-    assert figures.selected_cell(state) is None
+    assert selection.selected_cell(state) is None
 
 
 def test_selected_head_reads_customdata():
     point = {"x": 23.5, "y": 23.5, "curve_number": 13, "customdata": [4, 7]}
-    assert figures.selected_head({"selection": {"points": [point]}}) == (4, 7)
-    assert figures.selected_head(SimpleNamespace(points=[point])) == (4, 7)
-    assert figures.selected_head({"selection": {"points": [{"x": 1, "y": 2}]}}) is None
-    assert figures.selected_head(None) is None
+    assert selection.selected_head({"selection": {"points": [point]}}) == (4, 7)
+    assert selection.selected_head(SimpleNamespace(points=[point])) == (4, 7)
+    assert selection.selected_head({"selection": {"points": [{"x": 1, "y": 2}]}}) is None
+    assert selection.selected_head(None) is None
 
 
 def test_numbered_labels_past_a_few_dozen_get_numeric_ticks_and_tokens_keep_theirs():
-    n = figures.TICKS_NAMED + 6
-    numbered = figures.heatmap(randn(n, n), title="s", kind="scores")
+    n = matrix.TICKS_NAMED + 6
+    numbered = en.heatmap(randn(n, n), title="s", kind="scores")
     assert numbered.layout.xaxis.tickmode == "auto"
     tokens = [f"w{i}x" for i in range(n)]
-    named = figures.heatmap(randn(n, n), title="s", kind="scores", col_labels=tokens)
+    named = en.heatmap(randn(n, n), title="s", kind="scores", col_labels=tokens)
     assert named.layout.xaxis.tickmode == "array"
     assert list(named.layout.xaxis.ticktext) == tokens

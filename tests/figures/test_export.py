@@ -12,8 +12,8 @@ import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
-from attnviz import export
-from tests.test_pages import open_page
+from attnviz.figures import export
+from tests.apptest import open_page
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SQRT_D = "pages/4_Why_sqrt_d.py"
@@ -161,7 +161,7 @@ def test_without_a_browser_png_is_disabled_and_html_still_works(monkeypatch):
 
 
 def test_buttons_name_their_files_after_the_title_and_make_nothing(monkeypatch):
-    from attnviz.ui import export as export_ui
+    from attnviz.app import export as export_ui
 
     drawn: dict[str, tuple] = {}
 

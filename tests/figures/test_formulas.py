@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz import formulas
+from attnviz.figures import formulas
+from tests.english import EN
 
 
 def test_numbers_are_latex():
@@ -32,8 +33,8 @@ def test_scores_formula_names_the_sizes(score, expected):
 
 
 def test_mask_softmax_output_formulas():
-    assert r"-1 \cdot 10^{6}" in formulas.mask(-1e6)
-    assert r"-\infty" in formulas.mask(float("-inf"))
+    assert r"-1 \cdot 10^{6}" in formulas.mask(-1e6, EN)
+    assert r"-\infty" in formulas.mask(float("-inf"), EN)
     assert r"\sum_{j'=0}^{3}" in formulas.softmax(4)
     assert r"O = A V \in \mathbb{R}^{2 \times 3}" in formulas.output(2, 4, 3)
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz import figures
 from attnviz.attention import attend, causal_mask
+from attnviz.figures import grid, labels
+from tests import english as en
 from tests.plotly_data import decode, figure_json
 
 
@@ -20,7 +21,7 @@ def result():
 
 def test_heatmap_reads_like_a_matrix():
     z = np.arange(6.0).reshape(2, 3)
-    fig = figures.heatmap(z, title="m", kind="scores")
+    fig = en.heatmap(z, title="m", kind="scores")
     data = figure_json(fig)["data"][0]
     np.testing.assert_array_equal(decode(data["z"]), z)  # row 0 of z is row 0 of the figure
     np.testing.assert_array_equal(decode(data["y"]), [0, 1])
@@ -32,10 +33,10 @@ def test_heatmap_reads_like_a_matrix():
 
 
 def test_repeated_tokens_stay_separate_rows():
-    fig = figures.heatmap(np.eye(3), title="w", kind="weights", row_labels=["the", "cat", "the"])
+    fig = en.heatmap(np.eye(3), title="w", kind="weights", row_labels=["the", "cat", "the"])
     assert list(fig.layout.yaxis.tickvals) == [0, 1, 2]
     assert list(fig.layout.yaxis.ticktext) == ["the", "cat", "the (2)"]
-    assert figures.unique_labels(["a", "a", "a", "b"]) == ["a", "a (2)", "a (3)", "b"]
+    assert labels.unique_labels(["a", "a", "a", "b"]) == ["a", "a (2)", "a (3)", "b"]
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,7 @@ def test_repeated_tokens_stay_separate_rows():
     ],
 )
 def test_user_labels_are_escaped(label, forbidden):
-    fig = figures.heatmap(
+    fig = en.heatmap(
         np.ones((2, 2)),
         title=label,
         kind="scores",
@@ -56,14 +57,14 @@ def test_user_labels_are_escaped(label, forbidden):
     )
     spec = fig.to_json()
     assert forbidden not in spec
-    assert fig.layout.yaxis.ticktext[0] == figures.escape_label(label)
+    assert fig.layout.yaxis.ticktext[0] == labels.escape_label(label)
     assert forbidden not in fig.data[0].customdata[0][1]
-    assert figures.escape_label("<b>") == "&lt;b&gt;"
-    assert figures.escape_label("%{z}") == "%&#123;z&#125;"
+    assert labels.escape_label("<b>") == "&lt;b&gt;"
+    assert labels.escape_label("%{z}") == "%&#123;z&#125;"
 
 
 def test_masked_cells_are_labelled_gaps(result):
-    fig = figures.heatmap(
+    fig = en.heatmap(
         result.weights,
         title="w",
         kind="weights",
@@ -92,33 +93,33 @@ def test_masked_cells_are_labelled_gaps(result):
 
 
 def test_colour_scales_and_ranges():
-    weights = figures.heatmap(np.full((2, 2), 0.5), title="w", kind="weights")
+    weights = en.heatmap(np.full((2, 2), 0.5), title="w", kind="weights")
     assert (weights.data[0].zmin, weights.data[0].zmax) == (0.0, 1.0)
-    scores = figures.heatmap(np.array([[-2.0, 1.0]]), title="s", kind="scores")
+    scores = en.heatmap(np.array([[-2.0, 1.0]]), title="s", kind="scores")
     assert scores.data[0].zmid == 0.0 and (scores.data[0].zmin, scores.data[0].zmax) == (-2.0, 2.0)
 
 
 def test_numbers_in_small_cells_only():
-    small = figures.heatmap(np.full((12, 12), 0.25), title="w", kind="weights")
+    small = en.heatmap(np.full((12, 12), 0.25), title="w", kind="weights")
     assert small.data[0].text[0][0] == ".25" and small.data[0].texttemplate == "%{text}"
-    cells = figures.heatmap(np.array([[1.0, 0.999, 0.004, 0.5]]), title="w", kind="weights")
+    cells = en.heatmap(np.array([[1.0, 0.999, 0.004, 0.5]]), title="w", kind="weights")
     assert list(cells.data[0].text[0]) == ["1", "1", "0", ".50"]
-    scores = figures.heatmap(np.array([[-0.70710677, 12.5]]), title="s", kind="scores")
+    scores = en.heatmap(np.array([[-0.70710677, 12.5]]), title="s", kind="scores")
     assert list(scores.data[0].text[0]) == ["-0.71", "12"]
-    big = figures.heatmap(np.zeros((13, 13)), title="w", kind="weights")
+    big = en.heatmap(np.zeros((13, 13)), title="w", kind="weights")
     assert big.data[0].text is None
 
 
 def test_wrong_rank_and_labels_raise():
     with pytest.raises(ValueError, match="2-D"):
-        figures.heatmap(np.zeros(3), title="x", kind="scores")
+        en.heatmap(np.zeros(3), title="x", kind="scores")
     with pytest.raises(ValueError, match="labels"):
-        figures.heatmap(np.zeros((2, 2)), title="x", kind="scores", row_labels=["a"])
+        en.heatmap(np.zeros((2, 2)), title="x", kind="scores", row_labels=["a"])
 
 
 def test_query_breakdown_adds_up(result):
     values = torch.arange(12.0).reshape(4, 3)
-    fig = figures.query_breakdown(
+    fig = en.query_breakdown(
         query=1,
         scores=result.scores[1],
         masked_scores=result.masked_scores[1],
@@ -139,18 +140,16 @@ def test_query_breakdown_adds_up(result):
 
 
 def test_pipeline_figure_names_every_step():
-    texts = [a.text for a in figures.pipeline_figure().layout.annotations if a.text]
+    texts = [a.text for a in en.pipeline_figure().layout.annotations if a.text]
     assert any("softmax" in text for text in texts) and len(texts) == 7
 
 
 def test_head_grid_has_one_thumbnail_per_head_and_pools_large_ones():
     attn = torch.rand(2, 3, 5, 5).softmax(-1)
-    fig = figures.head_grid(attn, title="m", layer_label="layer", head_label="head")
+    fig = grid.head_grid(attn, title="m", layer_label="layer", head_label="head")
     assert len(fig.data) == 6
     np.testing.assert_allclose(np.asarray(fig.data[1 * 3 + 2].z), attn[1, 2].numpy(), rtol=1e-6)
     big = torch.rand(1, 1, 100, 96).softmax(-1)
-    pooled = np.asarray(
-        figures.head_grid(big, title="m", layer_label="l", head_label="h").data[0].z
-    )
+    pooled = np.asarray(grid.head_grid(big, title="m", layer_label="l", head_label="h").data[0].z)
     assert pooled.shape == (48, 48)
     np.testing.assert_allclose(pooled[0, 0], big[0, 0, :3, :2].mean().item(), rtol=1e-5)

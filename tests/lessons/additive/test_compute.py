@@ -14,7 +14,8 @@ import torch.nn.functional as F
 
 from attnviz import parsing
 from attnviz.attention import attend
-from attnviz.ui import additive as view
+from attnviz.lessons.additive import compute, figures
+from tests.english import EN
 
 # (n, m, h, d_q, d_k, d_v): every size different, so a swapped axis cannot pass.
 SHAPES = [(3, 5, 8, 2, 4, 3), (4, 6, 7, 5, 3, 2), (1, 2, 3, 9, 11, 4)]
@@ -90,10 +91,10 @@ def test_shapes_when_query_and_key_sizes_differ(shape):
     assert result.params["W_k"].shape == (h, d_k)
     assert result.params["w_v"].shape == (h,)
     assert result.params["h"] == h
-    assert view.project(queries, params["W_q"]).shape == (n, h)
-    assert view.project(keys, params["W_k"]).shape == (m, h)
-    assert view.features(
-        view.project(queries, params["W_q"]), view.project(keys, params["W_k"]), 0
+    assert compute.project(queries, params["W_q"]).shape == (n, h)
+    assert compute.project(keys, params["W_k"]).shape == (m, h)
+    assert compute.features(
+        compute.project(queries, params["W_q"]), compute.project(keys, params["W_k"]), 0
     ).shape == (m, h)
 
 
@@ -110,10 +111,10 @@ def test_projected_scaled_dot_matches_torch(shape):
 
 
 def test_page_compute_gives_both_results_from_the_same_inputs():
-    sizes = view.Sizes(n=4, m=6, d_q=3, d_k=5, d_v=2, seed=3, h=7, param_seed=1)
-    params = view.seeded_params(7, 3, 5, 1)
-    texts = view.param_texts(params)
-    results = view.compute(sizes, view.Params(params, tuple(texts.values())))
+    sizes = compute.Sizes(n=4, m=6, d_q=3, d_k=5, d_v=2, seed=3, h=7, param_seed=1)
+    params = compute.seeded_params(7, 3, 5, 1)
+    texts = compute.param_texts(params)
+    results = compute.compute(sizes, compute.Params(params, tuple(texts.values())))
     queries, keys, values = results.queries, results.keys, results.values
     assert (queries.shape, keys.shape, values.shape) == ((4, 3), (6, 5), (6, 2))
     expected = loop_scores(queries, keys, params["W_q"], params["W_k"], params["w_v"])
@@ -122,27 +123,29 @@ def test_page_compute_gives_both_results_from_the_same_inputs():
     reference = F.scaled_dot_product_attention(q_proj, k_proj, values)
     torch.testing.assert_close(results.dot.output, reference)
     features = torch.tanh(q_proj[2] + k_proj)  # (m, h)
-    torch.testing.assert_close(view.features(results.q_proj, results.k_proj, 2), features)
+    torch.testing.assert_close(compute.features(results.q_proj, results.k_proj, 2), features)
     torch.testing.assert_close(features @ params["w_v"], results.additive.scores[2])
 
 
 def test_seeded_params_are_what_attend_draws_and_survive_the_text_round_trip():
-    params = view.seeded_params(8, 2, 4, 5)
+    params = compute.seeded_params(8, 2, 4, 5)
     drawn = attend(
         torch.randn(3, 2), torch.randn(5, 4), torch.randn(5, 3), score="additive",
         params={"h": 8, "seed": 5},
     ).params  # fmt: skip
-    sizes = view.Sizes(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=5)
-    for name, text in view.param_texts(params).items():
+    sizes = compute.Sizes(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=5)
+    for name, text in compute.param_texts(params).items():
         torch.testing.assert_close(params[name], drawn[name], rtol=0, atol=0)
-        torch.testing.assert_close(view.parse_param(name, text, sizes), drawn[name], rtol=0, atol=0)
+        torch.testing.assert_close(
+            compute.parse_param(name, text, sizes), drawn[name], rtol=0, atol=0
+        )
 
 
 def test_w_v_reads_as_a_row_or_a_column():
-    sizes = view.Sizes(n=1, m=1, d_q=1, d_k=1, d_v=1, seed=0, h=3, param_seed=0)
+    sizes = compute.Sizes(n=1, m=1, d_q=1, d_k=1, d_v=1, seed=0, h=3, param_seed=0)
     expected = torch.tensor([1.0, 2.0, 3.0])
-    torch.testing.assert_close(view.parse_param("w_v", "1, 2, 3", sizes), expected)
-    torch.testing.assert_close(view.parse_param("w_v", "1\n2\n3", sizes), expected)
+    torch.testing.assert_close(compute.parse_param("w_v", "1, 2, 3", sizes), expected)
+    torch.testing.assert_close(compute.parse_param("w_v", "1\n2\n3", sizes), expected)
 
 
 @pytest.mark.parametrize(
@@ -155,17 +158,17 @@ def test_w_v_reads_as_a_row_or_a_column():
     ],
 )
 def test_wrong_shapes_name_expected_and_found(name, text, found, expected):
-    sizes = view.Sizes(n=2, m=2, d_q=2, d_k=4, d_v=1, seed=0, h=3, param_seed=0)
+    sizes = compute.Sizes(n=2, m=2, d_q=2, d_k=4, d_v=1, seed=0, h=3, param_seed=0)
     with pytest.raises(parsing.InputError) as info:
-        view.parse_param(name, text, sizes)
+        compute.parse_param(name, text, sizes)
     message = str(info.value)
     assert message.startswith(f"{name} has shape {found} but must be {expected}")
     assert "Re-draw from seed" in message
 
 
 def test_formula_lines_carry_the_sizes():
-    sizes = view.Sizes(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=0)
-    lines = "\n".join(view.formula_lines(sizes))
+    sizes = compute.Sizes(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=0)
+    lines = "\n".join(figures.formula_lines(sizes, EN))
     for part in (
         r"W_q \in \mathbb{R}^{8 \times 2}",
         r"W_k \in \mathbb{R}^{8 \times 4}",

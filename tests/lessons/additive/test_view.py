@@ -10,9 +10,9 @@ import torch.nn.functional as F
 
 from attnviz import parsing
 from attnviz.attention import attend
-from attnviz.ui import additive as view
-from attnviz.ui.qkv import random_inputs
-from tests.test_pages import chart, open_page, z_of
+from attnviz.inputs import random_qkv as random_inputs
+from attnviz.lessons.additive import compute, view
+from tests.apptest import chart, open_page, z_of
 
 PAGE = "pages/3_Additive_attention.py"
 TOL = {"rtol": 1e-5, "atol": 1e-6}
@@ -54,7 +54,7 @@ def test_defaults_render_the_backend_numbers():
     np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[0], **TOL)
     check_attention(at, additive, q_proj, k_proj, v)
     # The text areas hold the seeded parameters, exactly.
-    for name in view.PARAMS:
+    for name in compute.PARAMS:
         parsed = parsing.parse_matrix(at.text_area(key=view.TEXTS[name]).value)
         torch.testing.assert_close(
             parsed.reshape(additive.params[name].shape), additive.params[name]
@@ -68,7 +68,7 @@ def test_defaults_render_the_backend_numbers():
 
 def test_hidden_size_redraws_the_parameters():
     at = open_page(PAGE)
-    at.number_input(key=view.SIZES["h"]).set_value(5).run()
+    at.number_input(key=view.SIZES["h"].key).set_value(5).run()
     assert not at.exception and not at.error
     (_, _, v), additive, (q_proj, k_proj) = expected(h=5)
     assert z_of(at, "ad_q_proj").shape == (3, 5)
@@ -80,11 +80,11 @@ def test_hidden_size_redraws_the_parameters():
 
 def test_seeds_change_the_inputs_and_the_parameters():
     at = open_page(PAGE)
-    at.number_input(key=view.SIZES["seed"]).set_value(4).run()
+    at.number_input(key=view.SEED.key).set_value(4).run()
     (q, _, v), additive, (q_proj, k_proj) = expected(seed=4)
     np.testing.assert_allclose(z_of(at, "ad_q"), q, **TOL)
     check_attention(at, additive, q_proj, k_proj, v)
-    at.number_input(key=view.SIZES["param_seed"]).set_value(9).run()
+    at.number_input(key=view.PARAM_SEED.key).set_value(9).run()
     (_, _, v), additive, (q_proj, k_proj) = expected(seed=4, param_seed=9)
     check_attention(at, additive, q_proj, k_proj, v)
     assert not at.exception and not at.error
@@ -92,9 +92,9 @@ def test_seeds_change_the_inputs_and_the_parameters():
 
 def test_sizes_change_the_shapes_and_the_numbers():
     at = open_page(PAGE)
-    at.number_input(key=view.SIZES["m"]).set_value(7).run()
-    at.number_input(key=view.SIZES["d_q"]).set_value(6).run()
-    at.number_input(key=view.SIZES["d_v"]).set_value(2).run()
+    at.number_input(key=view.SIZES["m"].key).set_value(7).run()
+    at.number_input(key=view.SIZES["d_q"].key).set_value(6).run()
+    at.number_input(key=view.SIZES["d_v"].key).set_value(2).run()
     assert not at.exception and not at.error
     (q, _, v), additive, (q_proj, k_proj) = expected(m=7, d_q=6, d_v=2)
     assert z_of(at, "ad_q").shape == (3, 6) and z_of(at, "ad_scores").shape == (3, 7)
@@ -105,7 +105,7 @@ def test_sizes_change_the_shapes_and_the_numbers():
 
 def test_chosen_query_changes_the_tanh_features():
     at = open_page(PAGE)
-    at.selectbox(key=view.QUERY).set_value(2).run()
+    at.selectbox(key=view.QUERY.key).set_value(2).run()
     _, additive, (q_proj, k_proj) = expected()
     np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **TOL)
     np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[2], **TOL)
@@ -139,8 +139,8 @@ def test_huge_parameters_are_refused_with_a_message():
 
 def test_fewer_queries_keep_the_chosen_query_in_range():
     at = open_page(PAGE)
-    at.selectbox(key=view.QUERY).set_value(2).run()
-    at.number_input(key=view.SIZES["n"]).set_value(1).run()
+    at.selectbox(key=view.QUERY.key).set_value(2).run()
+    at.number_input(key=view.SIZES["n"].key).set_value(1).run()
     assert not at.exception and not at.error
     _, additive, (q_proj, k_proj) = expected(n=1)
     np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[0] + k_proj), **TOL)
@@ -157,7 +157,7 @@ def test_valid_edit_changes_the_scores_exactly_as_attend():
     torch.testing.assert_close(additive.params["W_q"], W_q)
     check_attention(at, additive, q_proj, k_proj, v)
     # A query-size-free edit survives another rerun, and the re-draw button brings the seed back.
-    at.number_input(key=view.SIZES["n"]).set_value(4).run()
+    at.number_input(key=view.SIZES["n"].key).set_value(4).run()
     assert at.text_area(key=view.TEXTS["W_q"]).value == parsing.format_matrix(W_q)
     at.button(key=view.REDRAW).click().run()
     (_, _, v), additive, (q_proj, k_proj) = expected(n=4)
@@ -166,12 +166,12 @@ def test_valid_edit_changes_the_scores_exactly_as_attend():
 
 def test_inputs_survive_a_visit_to_another_page():
     at = open_page(PAGE)
-    at.number_input(key=view.SIZES["h"]).set_value(4).run()
+    at.number_input(key=view.SIZES["h"].key).set_value(4).run()
     at.text_area(key=view.TEXTS["w_v"]).input("1, 2, 3, 4").run()
     at.switch_page("pages/1_Playground.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
-    assert at.number_input(key=view.SIZES["h"]).value == 4
+    assert at.number_input(key=view.SIZES["h"].key).value == 4
     assert at.text_area(key=view.TEXTS["w_v"]).value == "1, 2, 3, 4"
     (_, _, v), additive, (q_proj, k_proj) = expected(h=4, w_v=torch.tensor([1.0, 2, 3, 4]))
     check_attention(at, additive, q_proj, k_proj, v)

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 from attnviz import kernels as kr
-from attnviz.ui import kernels as view
+from attnviz.lessons.kernels import compute, view
+from tests.apptest import chart, open_page, z_of
 from tests.plotly_data import decode
-from tests.test_pages import chart, open_page, z_of
 
 PAGE = "pages/5_Kernel_regression.py"
 
@@ -24,7 +24,7 @@ def curve_y(at, key: str = view.FIG_FIT, trace: int = 2) -> list[float | None]:
 
 
 def expected(kernel: str = "gaussian", h: float = 0.25, n: int = 50, seed: int = 0, noise=0.5):
-    d = kr.make_data(n, seed, noise, n_test=view.N_TEST)
+    d = kr.make_data(n, seed, noise, n_test=compute.N_TEST)
     weights = kr.kernel_weights(d.x_test, d.x_train, kernel, h)
     y_hat, has = kr.predict(d.x_test, d.x_train, d.y_train, kernel, h)
     return d, weights, y_hat, has
@@ -64,7 +64,7 @@ def test_worked_example_and_probe_marker_match_predict():
     np.testing.assert_allclose(decode(probe["y"]), y_probe.numpy(), rtol=1e-5)
     example = next(e.proto.body for e in at.latex if r"\hat f(2.5) =" in e.proto.body)
     assert example.strip("$\n").endswith(f"= {float(y_probe):.3g}")
-    at.text_input(key=view.PROBE).input("4").run()
+    at.text_input(key=view.PROBE.key).input("4").run()
     y4, _ = kr.predict(torch.tensor([4.0]), d.x_train, d.y_train, "gaussian", 0.25)
     np.testing.assert_allclose(decode(chart(at, view.FIG_FIT)["data"][-1]["y"]), y4, rtol=1e-5)
 
@@ -72,29 +72,29 @@ def test_worked_example_and_probe_marker_match_predict():
 @pytest.mark.parametrize("kernel", ["boxcar", "constant", "epanechnikov"])
 def test_changing_the_kernel_changes_the_weights(kernel):
     at = open_page(PAGE)
-    at.selectbox(key=view.KERNEL).set_value(kernel).run()
+    at.selectbox(key=view.KERNEL.key).set_value(kernel).run()
     assert_page_shows(at, kernel=kernel)
     assert not any(r"\operatorname{softmax}" in e.proto.body for e in at.latex)
 
 
 def test_changing_the_bandwidth_and_data_changes_the_figures():
     at = open_page(PAGE)
-    at.slider(key=view.BANDWIDTH).set_value(1.2).run()
+    at.slider(key=view.BANDWIDTH.key).set_value(1.2).run()
     assert_page_shows(at, h=1.2)
-    at.number_input(key=view.SEED).set_value(7).run()
+    at.number_input(key=view.SEED.key).set_value(7).run()
     assert_page_shows(at, h=1.2, seed=7)
-    at.number_input(key=view.N_TRAIN).set_value(20).run()
+    at.number_input(key=view.N_TRAIN.key).set_value(20).run()
     assert_page_shows(at, h=1.2, seed=7, n=20)
     assert z_of(at, view.FIG_WEIGHTS).shape == (50, 20)
-    at.slider(key=view.NOISE).set_value(1.0).run()
+    at.slider(key=view.NOISE.key).set_value(1.0).run()
     assert_page_shows(at, h=1.2, seed=7, n=20, noise=1.0)
     assert "seed 7" in at.caption[0].value and "N(0, 1²)" in at.caption[0].value
 
 
 def test_narrow_boxcar_leaves_gaps_and_a_note():
     at = open_page(PAGE)
-    at.selectbox(key=view.KERNEL).set_value("boxcar").run()
-    at.slider(key=view.BANDWIDTH).set_value(0.05).run()
+    at.selectbox(key=view.KERNEL.key).set_value("boxcar").run()
+    at.slider(key=view.BANDWIDTH.key).set_value(0.05).run()
     assert_page_shows(at, kernel="boxcar", h=0.05)
     *_, has = expected("boxcar", 0.05)
     missing = int((~has).sum())
@@ -121,7 +121,7 @@ def test_learned_bandwidths_match_the_backend():
         y_hat, _ = kr.predict(d.x_test, d.x_train, d.y_train, "gaussian", h)
         np.testing.assert_allclose(np.array(trace["y"], dtype=float), y_hat, rtol=1e-4, atol=1e-5)
     losses = chart(at, view.FIG_LOSSES)["data"]
-    loo_curve = kr.loss_curve(d.x_train, d.y_train, view.GRID, "gaussian", leave_one_out=True)
+    loo_curve = kr.loss_curve(d.x_train, d.y_train, compute.GRID, "gaussian", leave_one_out=True)
     np.testing.assert_allclose(decode(losses[1]["y"]), loo_curve.numpy(), rtol=1e-5)
     np.testing.assert_allclose(decode(losses[2]["x"]), [h_train, h_loo], rtol=1e-6)
 
@@ -136,29 +136,29 @@ def test_learned_bandwidths_match_the_backend():
 )
 def test_bad_probe_shows_an_error_and_keeps_the_text(text, message):
     at = open_page(PAGE)
-    at.text_input(key=view.PROBE).input(text).run()
+    at.text_input(key=view.PROBE.key).input(text).run()
     assert not at.exception, [e.value for e in at.exception]
     shown = re.sub(r"\\(.)", r"\1", at.error[0].value)  # without markdown escapes
     assert message in shown and shown.startswith("Predict at x =")
-    assert at.text_input(key=view.PROBE).value == text
+    assert at.text_input(key=view.PROBE.key).value == text
     assert len(at.get("plotly_chart")) == 4  # the rest of the page stays
     assert chart(at, view.FIG_FIT)["data"][-1]["name"] != "f̂ at the chosen x"
 
 
 def test_probe_without_a_neighbour_is_explained():
     at = open_page(PAGE)
-    at.selectbox(key=view.KERNEL).set_value("boxcar").run()
-    at.text_input(key=view.PROBE).input("-50").run()
+    at.selectbox(key=view.KERNEL.key).set_value("boxcar").run()
+    at.text_input(key=view.PROBE.key).input("-50").run()
     assert "no training point lies within h = 0.25" in at.info[0].value
 
 
 def test_choices_survive_a_visit_to_another_page():
     at = open_page(PAGE)
-    at.selectbox(key=view.KERNEL).set_value("epanechnikov").run()
-    at.slider(key=view.BANDWIDTH).set_value(0.8).run()
+    at.selectbox(key=view.KERNEL.key).set_value("epanechnikov").run()
+    at.slider(key=view.BANDWIDTH.key).set_value(0.8).run()
     at.switch_page("dashboard.py").run()
     at.switch_page(PAGE).run()
-    assert at.selectbox(key=view.KERNEL).value == "epanechnikov"
+    assert at.selectbox(key=view.KERNEL.key).value == "epanechnikov"
     assert_page_shows(at, kernel="epanechnikov", h=0.8)
 
 

@@ -9,26 +9,27 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.ui import masking as view
-from tests.test_pages import chart, open_page, z_of
+from attnviz.attention import build_mask
+from attnviz.lessons.masking import compute, view
+from tests.apptest import chart, open_page, z_of
 
 PAGE = "pages/2_Masking.py"
 
 
 def expected(lens, m=6, seed=0, causal=False, blocked=frozenset(), fill=-1e6):
-    inputs = view.batch_inputs(len(lens), m, seed)
-    mask = view.build_mask(m, causal, blocked)
-    return view.compute(inputs, torch.tensor(lens), mask, fill)
+    inputs = compute.batch_inputs(len(lens), m, seed)
+    mask = build_mask(m, m, causal=causal, blocked=blocked)
+    return compute.run(inputs, torch.tensor(lens), mask, fill)
 
 
 def assert_sequence(at, result, seq: int) -> None:
     """The mask grid and the three heatmaps show sequence `seq` of `result`."""
     allowed = result.mask[seq].numpy()
     np.testing.assert_array_equal(z_of(at, view.FIG_MASK), allowed.astype(float))
-    np.testing.assert_allclose(z_of(at, view.FIG_SCORES), result.scores[seq], rtol=1e-5)
+    np.testing.assert_allclose(z_of(at, view.FIG_STEPS[0]), result.scores[seq], rtol=1e-5)
     for key, matrix in (
-        (view.FIG_MASKED, result.masked_scores),
-        (view.FIG_WEIGHTS, result.weights),
+        (view.FIG_STEPS[1], result.masked_scores),
+        (view.FIG_STEPS[2], result.weights),
     ):
         z = z_of(at, key)
         assert np.isnan(z[~allowed]).all()  # masked cells are gaps
@@ -60,14 +61,14 @@ def test_defaults_show_the_batch_the_mask_and_the_backend_values():
 
 def test_changing_valid_lengths_causal_and_sequence_changes_the_data():
     at = open_page(PAGE)
-    at.text_input(key=view.VALID_LENS).set_value("3, 5, 1").run()
+    at.text_input(key=view.VALID_LENS.key).set_value("3, 5, 1").run()
     no_exception(at)
     assert_sequence(at, expected([3, 5, 1]), 0)
-    at.toggle(key=view.CAUSAL).set_value(True).run()
+    at.toggle(key=view.CAUSAL.key).set_value(True).run()
     result = expected([3, 5, 1], causal=True)
     assert_sequence(at, result, 0)
     assert any(r"j \le i" in latex.value for latex in at.latex)
-    at.selectbox(key=view.SEQUENCE).set_value(1).run()
+    at.selectbox(key=view.SEQUENCE.key).set_value(1).run()
     no_exception(at)
     assert_sequence(at, result, 1)
     assert any(r"\ell_{1} = 5" in latex.value for latex in at.latex)
@@ -75,25 +76,25 @@ def test_changing_valid_lengths_causal_and_sequence_changes_the_data():
 
 def test_seed_and_sizes_change_the_inputs_and_refit_the_valid_lengths():
     at = open_page(PAGE)
-    at.number_input(key=view.SEED).set_value(5).run()
+    at.number_input(key=view.SEED.key).set_value(5).run()
     assert_sequence(at, expected([4, 6, 2], seed=5), 0)
-    at.number_input(key=view.BATCH).set_value(4).run()
-    assert at.text_input(key=view.VALID_LENS).value == "4, 6, 2, 6"
-    at.number_input(key=view.LENGTH).set_value(5).run()
+    at.number_input(key=view.BATCH.key).set_value(4).run()
+    assert at.text_input(key=view.VALID_LENS.key).value == "4, 6, 2, 6"
+    at.number_input(key=view.LENGTH.key).set_value(5).run()
     no_exception(at)
-    assert at.text_input(key=view.VALID_LENS).value == "4, 5, 2, 5"
+    assert at.text_input(key=view.VALID_LENS.key).value == "4, 5, 2, 5"
     assert_sequence(at, expected([4, 5, 2, 5], m=5, seed=5), 0)
-    at.selectbox(key=view.SEQUENCE).set_value(3).run()
-    at.number_input(key=view.BATCH).set_value(2).run()  # sequence 3 no longer exists
+    at.selectbox(key=view.SEQUENCE.key).set_value(3).run()
+    at.number_input(key=view.BATCH.key).set_value(2).run()  # sequence 3 no longer exists
     no_exception(at)
-    assert at.selectbox(key=view.SEQUENCE).value == 1
+    assert at.selectbox(key=view.SEQUENCE.key).value == 1
     assert_sequence(at, expected([4, 5], m=5, seed=5), 1)
 
 
 def test_hand_picked_cells_mask_every_sequence():
     at = open_page(PAGE)
     at.session_state[view.CELLS] = frozenset({(0, 1), (2, 0)})
-    at.toggle(key=view.CELLS_ON).set_value(True).run()
+    at.toggle(key=view.CELLS_ON.key).set_value(True).run()
     no_exception(at)
     result = expected([4, 6, 2], blocked=frozenset({(0, 1), (2, 0)}))
     assert_sequence(at, result, 0)
@@ -109,15 +110,15 @@ def test_hand_picked_cells_mask_every_sequence():
 )  # fmt: skip
 def test_valid_length_zero_is_explained_at_each_fill_value(fill, words, row):
     at = open_page(PAGE)
-    at.text_input(key=view.VALID_LENS).set_value("0, 6, 2").run()
-    at.radio(key=view.FILL).set_value(fill).run()
+    at.text_input(key=view.VALID_LENS.key).set_value("0, 6, 2").run()
+    at.radio(key=view.FILL.key).set_value(fill).run()
     no_exception(at)
     assert not at.success
     message = at.warning[0].value
     assert "6 of the 6 queries of sequence 0" in message and words in message
-    assert np.isnan(z_of(at, view.FIG_WEIGHTS)).all()  # drawn as masked, explained in words
+    assert np.isnan(z_of(at, view.FIG_STEPS[2])).all()  # drawn as masked, explained in words
     # The hover of the weights still gives the backend's weights of the fully masked rows.
-    hover = chart(at, view.FIG_WEIGHTS)["data"][0]["customdata"][0]
+    hover = chart(at, view.FIG_STEPS[2])["data"][0]["customdata"][0]
     result = expected([0, 6, 2], fill=fill)
     np.testing.assert_allclose(result.weights[0, 0].numpy(), row, rtol=1e-6)
     assert all(f"weight: {float(w):.4g}" in cell for w, cell in zip(row, hover, strict=True))
@@ -127,13 +128,13 @@ def test_valid_length_zero_is_explained_at_each_fill_value(fill, words, row):
 
 def test_bad_valid_lengths_show_an_error_and_keep_the_text():
     at = open_page(PAGE)
-    at.text_input(key=view.VALID_LENS).set_value("4, 9, 2").run()
+    at.text_input(key=view.VALID_LENS.key).set_value("4, 9, 2").run()
     no_exception(at)
     assert "'9' (sequence 1)" in at.error[0].value and "between 0 and 6" in at.error[0].value
-    assert at.text_input(key=view.VALID_LENS).value == "4, 9, 2"
+    assert at.text_input(key=view.VALID_LENS.key).value == "4, 9, 2"
     assert not at.get("plotly_chart")
-    at.text_input(key=view.VALID_LENS).set_value("4, 2").run()
+    at.text_input(key=view.VALID_LENS.key).set_value("4, 2").run()
     assert "2 number(s) for 3 sequences" in at.error[0].value
-    at.text_input(key=view.VALID_LENS).set_value("4, 2, 1").run()
+    at.text_input(key=view.VALID_LENS.key).set_value("4, 2, 1").run()
     assert not at.error
     assert_sequence(at, expected([4, 2, 1]), 0)

@@ -7,8 +7,8 @@ import re
 import numpy as np
 
 from attnviz.heads import embed_tokens, multi_head_attention, positional_encoding
-from attnviz.ui import multihead as view
-from tests.test_pages import chart, open_page, z_of
+from attnviz.lessons.multihead import view
+from tests.apptest import chart, open_page, z_of
 
 PAGE = "pages/6_Multi_head.py"
 DEFAULT_TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -62,27 +62,27 @@ def test_defaults_show_the_backend_heads_and_output():
 
 def test_heads_and_d_model_change_the_data():
     at = open_page(PAGE)
-    at.selectbox(key=view.HEADS).set_value(2).run()
+    at.selectbox(key=view.HEADS.key).set_value(2).run()
     assert_page_matches(at, DEFAULT_TOKENS, heads=2)
-    at.selectbox(key=view.D_MODEL).set_value(32).run()
+    at.selectbox(key=view.D_MODEL.key).set_value(32).run()
     assert_page_matches(at, DEFAULT_TOKENS, d_model=32, heads=2)
     assert z_of(at, "mh_output").shape == (6, 32)
-    at.selectbox(key=view.HEADS).set_value(8).run()
+    at.selectbox(key=view.HEADS.key).set_value(8).run()
     assert_page_matches(at, DEFAULT_TOKENS, d_model=32, heads=8)
-    at.number_input(key=view.SEED).set_value(3).run()
+    at.number_input(key=view.SEED.key).set_value(3).run()
     assert_page_matches(at, DEFAULT_TOKENS, d_model=32, heads=8, seed=3)
 
 
 def test_sentence_changes_the_tokens():
     at = open_page(PAGE)
-    at.text_input(key=view.SENTENCE).input("A dog chased a  Ball").run()
+    at.text_input(key=view.SENTENCE.key).input("A dog chased a  Ball").run()
     assert_page_matches(at, ["a", "dog", "chased", "a", "ball"])
     assert chart(at, "mh_head_1")["layout"]["xaxis"]["ticktext"][3] == "a (2)"
 
 
 def test_without_positions_the_two_thes_get_identical_rows():
     at = open_page(PAGE)
-    at.toggle(key=view.POSITIONAL).set_value(False).run()
+    at.toggle(key=view.POSITIONAL.key).set_value(False).run()
     assert_page_matches(at, DEFAULT_TOKENS, positional=False)
     for h in range(4):
         z = z_of(at, f"mh_head_{h}")
@@ -96,39 +96,39 @@ def test_without_positions_the_two_thes_get_identical_rows():
 
 def test_causal_masks_the_future():
     at = open_page(PAGE)
-    at.toggle(key=view.CAUSAL).set_value(True).run()
+    at.toggle(key=view.CAUSAL.key).set_value(True).run()
     assert_page_matches(at, DEFAULT_TOKENS, causal=True)
     z = z_of(at, "mh_head_0")
     np.testing.assert_array_equal(np.isnan(z), ~np.tril(np.ones((6, 6), bool)))
     np.testing.assert_allclose(z[0, 0], 1.0)
     # Without positions, the causal mask alone tells the two "the" apart.
-    at.toggle(key=view.POSITIONAL).set_value(False).run()
+    at.toggle(key=view.POSITIONAL.key).set_value(False).run()
     assert_page_matches(at, DEFAULT_TOKENS, causal=True, positional=False)
     assert "causal mask itself" in at.info[0].value
 
 
 def test_bad_combination_shows_a_clear_error_and_keeps_the_choice():
     at = open_page(PAGE)
-    at.selectbox(key=view.HEADS).set_value(3).run()
+    at.selectbox(key=view.HEADS.key).set_value(3).run()
     assert not at.exception
     message = re.sub(r"\\(.)", r"\1", at.error[0].value)  # without markdown escapes
     assert "d_model = 16 cannot be split into 3 heads" in message
     assert "divisible" in message and "1, 2, 4, 8" in message
     assert not at.get("plotly_chart")
-    assert at.selectbox(key=view.HEADS).value == 3
-    at.selectbox(key=view.D_MODEL).set_value(12).run()
+    assert at.selectbox(key=view.HEADS.key).value == 3
+    at.selectbox(key=view.D_MODEL.key).set_value(12).run()
     assert not at.error
     assert_page_matches(at, DEFAULT_TOKENS, d_model=12, heads=3)
 
 
 def test_empty_and_long_sentences():
     at = open_page(PAGE)
-    at.text_input(key=view.SENTENCE).input("   ").run()
+    at.text_input(key=view.SENTENCE.key).input("   ").run()
     assert not at.exception
     assert "The sentence is empty" in at.error[0].value
-    assert at.text_input(key=view.SENTENCE).value == "   "
+    assert at.text_input(key=view.SENTENCE.key).value == "   "
     words = [f"w{i}" for i in range(40)]
-    at.text_input(key=view.SENTENCE).input(" ".join(words)).run()
+    at.text_input(key=view.SENTENCE.key).input(" ".join(words)).run()
     assert "40 tokens: only the first 32" in at.info[0].value
     assert_page_matches(at, words[:32])
     assert z_of(at, "mh_head_0").shape == (32, 32)

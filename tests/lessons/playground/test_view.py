@@ -1,58 +1,18 @@
-"""Pages through AppTest: no exception, the right figures with the right data, errors kept."""
+"""The Playground through AppTest: no exception, the right figures with the right data, errors
+kept."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from streamlit.testing.v1 import AppTest
 
-from attnviz import ui
+from attnviz import inputs as examples
+from attnviz.app import matrix_input as inputs
 from attnviz.attention import attend, causal_mask
-from attnviz.parsing import parse_matrix
+from attnviz.lessons.playground import view as pg
+from tests.apptest import chart, open_page, small_inputs, z_of
 from tests.plotly_data import decode
-
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 60
-
-
-def open_page(page: str | None = None) -> AppTest:
-    """Start at the dashboard, as a person does, then switch to `page` (pages/...)."""
-    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=TIMEOUT).run()
-    if page is not None:
-        at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the chart with widget key `key`."""
-    matches = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(matches) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(matches[0].proto.spec)
-
-
-def z_of(at: AppTest, key: str) -> np.ndarray:
-    return decode(chart(at, key)["data"][0]["z"])
-
-
-def small_inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    preset = ui.PRESETS[ui.DEFAULT_PRESET]
-    return parse_matrix(preset.queries), parse_matrix(preset.keys), parse_matrix(preset.values)
-
-
-def test_dashboard_draws_the_picture_and_a_live_example():
-    at = open_page()
-    q, k, v = small_inputs()
-    np.testing.assert_allclose(z_of(at, "home_weights"), attend(q, k, v).weights, rtol=1e-5)
-    at.slider(key=ui.TINY_TEMPERATURE).set_value(0.2).run()
-    expected = attend(q, k, v, temperature=0.2).weights
-    np.testing.assert_allclose(z_of(at, "home_weights"), expected, rtol=1e-5)
-    assert chart(at, "home_pipeline")["layout"]["annotations"]
-    assert "Playground" in [link.proto.label for link in at.get("page_link")]
 
 
 def test_playground_default_matches_the_backend():
@@ -75,7 +35,7 @@ def test_playground_default_matches_the_backend():
 @pytest.mark.parametrize("score", ["dot", "cosine", "general", "additive", "gaussian"])
 def test_changing_the_scoring_function_changes_the_scores(score):
     at = open_page("pages/1_Playground.py")
-    at.selectbox(key=ui.SCORE).set_value(score).run()
+    at.selectbox(key=pg.SCORE.key).set_value(score).run()
     assert not at.exception, [e.value for e in at.exception]
     q, k, v = small_inputs()
     params = {"additive": {"h": 8, "seed": 0}, "general": {"seed": 0}}.get(score, {})
@@ -86,9 +46,9 @@ def test_changing_the_scoring_function_changes_the_scores(score):
 
 def test_masks_and_temperature_reach_the_figures():
     at = open_page("pages/1_Playground.py")
-    at.toggle(key=ui.CAUSAL).set_value(True).run()
-    at.text_input(key=ui.VALID_LENS).input("2").run()
-    at.slider(key=ui.TEMPERATURE).set_value(0.5).run()
+    at.toggle(key=pg.CAUSAL.key).set_value(True).run()
+    at.text_input(key=pg.VALID_LENS.key).input("2").run()
+    at.slider(key=pg.TEMPERATURE.key).set_value(0.5).run()
     assert not at.exception, [e.value for e in at.exception]
     q, k, v = small_inputs()
     expected = attend(q, k, v, mask=causal_mask(3, 4), valid_lens=torch.tensor(2), temperature=0.5)
@@ -103,9 +63,9 @@ def test_masks_and_temperature_reach_the_figures():
 
 def test_fully_masked_row_is_explained():
     at = open_page("pages/1_Playground.py")
-    at.text_input(key=ui.VALID_LENS).input("0, 2, 4").run()
+    at.text_input(key=pg.VALID_LENS.key).input("0, 2, 4").run()
     assert "uniform" in at.info[0].value
-    at.selectbox(key=ui.FILL).set_value(float("-inf")).run()
+    at.selectbox(key=pg.FILL.key).set_value(float("-inf")).run()
     assert "all zero" in at.info[0].value
     weights = z_of(at, "pg_weights")
     assert np.isnan(weights[0]).all() and not np.isnan(weights[2]).any()
@@ -113,8 +73,8 @@ def test_fully_masked_row_is_explained():
 
 def test_new_inputs_change_the_result():
     at = open_page("pages/1_Playground.py")
-    at.toggle(key=ui.SELF_ATTENTION).set_value(True).run()
-    at.text_area(key=ui.TEXTS["queries"]).input("1, 0\n0, 2").run()
+    at.toggle(key=inputs.SELF_ATTENTION).set_value(True).run()
+    at.text_area(key=inputs.TEXTS["queries"]).input("1, 0\n0, 2").run()
     assert not at.exception, [e.value for e in at.exception]
     q = torch.tensor([[1.0, 0.0], [0.0, 2.0]])
     np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, q, q).weights, rtol=1e-5)
@@ -123,19 +83,19 @@ def test_new_inputs_change_the_result():
 def test_bad_input_shows_an_error_and_keeps_the_text():
     at = open_page("pages/1_Playground.py")
     bad = "1, 2\n3, x"
-    at.text_area(key=ui.TEXTS["queries"]).input(bad).run()
+    at.text_area(key=inputs.TEXTS["queries"]).input(bad).run()
     assert not at.exception
     assert "Row 2, column 2" in at.error[0].value and "'x'" in at.error[0].value
-    assert at.text_area(key=ui.TEXTS["queries"]).value == bad
+    assert at.text_area(key=inputs.TEXTS["queries"]).value == bad
     assert not at.get("plotly_chart")
-    assert at.selectbox(key=ui.SCORE).value == "scaled_dot"  # the sidebar stays
+    assert at.selectbox(key=pg.SCORE.key).value == "scaled_dot"  # the sidebar stays
 
 
 def test_sizes_that_do_not_fit_suggest_additive_scoring():
     at = open_page("pages/1_Playground.py")
-    at.text_area(key=ui.TEXTS["keys"]).input("1, 0, 1\n0, 1, 1\n1, 1, 1\n0, 0, 1").run()
+    at.text_area(key=inputs.TEXTS["keys"]).input("1, 0, 1\n0, 1, 1\n1, 1, 1\n0, 0, 1").run()
     assert "additive" in at.error[0].value and "3 columns" in at.error[0].value
-    at.selectbox(key=ui.SCORE).set_value("additive").run()
+    at.selectbox(key=pg.SCORE.key).set_value("additive").run()
     assert not at.error and not at.exception
     assert z_of(at, "pg_weights").shape == (3, 4)
 
@@ -144,21 +104,21 @@ def test_random_inputs_are_seeded():
     at = open_page("pages/1_Playground.py")
     at.get("button_group")[0].set_value("random").run()
     assert not at.exception, [e.value for e in at.exception]
-    q, k, v = ui.random_inputs(6, 8, 4, 4, 3, 0)
+    q, k, v = inputs.random_inputs(6, 8, 4, 4, 3, 0)
     np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, k, v).weights, rtol=1e-5)
-    at.number_input(key=ui.RANDOM["seed"]).set_value(7).run()
-    q, k, v = ui.random_inputs(6, 8, 4, 4, 3, 7)
+    at.number_input(key=inputs.RANDOM["seed"]).set_value(7).run()
+    q, k, v = inputs.random_inputs(6, 8, 4, 4, 3, 7)
     np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, k, v).weights, rtol=1e-5)
 
 
 def test_inputs_survive_a_visit_to_another_page():
     at = open_page("pages/1_Playground.py")
-    at.text_area(key=ui.TEXTS["queries"]).input("2, 0\n0, 2\n1, 1").run()
-    at.selectbox(key=ui.SCORE).set_value("dot").run()
+    at.text_area(key=inputs.TEXTS["queries"]).input("2, 0\n0, 2\n1, 1").run()
+    at.selectbox(key=pg.SCORE.key).set_value("dot").run()
     at.switch_page("dashboard.py").run()
     at.switch_page("pages/1_Playground.py").run()
-    assert at.text_area(key=ui.TEXTS["queries"]).value == "2, 0\n0, 2\n1, 1"
-    assert at.selectbox(key=ui.SCORE).value == "dot"
+    assert at.text_area(key=inputs.TEXTS["queries"]).value == "2, 0\n0, 2\n1, 1"
+    assert at.selectbox(key=pg.SCORE.key).value == "dot"
 
 
 def test_breakdown_follows_the_chosen_query():
@@ -176,19 +136,22 @@ def test_breakdown_follows_the_chosen_query():
 
 def test_reset_brings_back_the_defaults():
     at = open_page("pages/1_Playground.py")
-    at.text_area(key=ui.TEXTS["queries"]).input("5, 5").run()
-    at.toggle(key=ui.CAUSAL).set_value(True).run()
+    at.text_area(key=inputs.TEXTS["queries"]).input("5, 5").run()
+    at.toggle(key=pg.CAUSAL.key).set_value(True).run()
     at.button(key="qkv_reset").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.text_area(key=ui.TEXTS["queries"]).value == ui.PRESETS[ui.DEFAULT_PRESET].queries
-    assert at.toggle(key=ui.CAUSAL).value is False
+    assert (
+        at.text_area(key=inputs.TEXTS["queries"]).value
+        == examples.PRESETS[examples.DEFAULT_PRESET].queries
+    )
+    assert at.toggle(key=pg.CAUSAL.key).value is False
     q, k, v = small_inputs()
     np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, k, v).weights, rtol=1e-5)
 
 
 def test_textbook_preset_spreads_weight_over_the_valid_keys():
     at = open_page("pages/1_Playground.py")
-    at.selectbox(key=ui.PRESET).set_value("textbook").run()
+    at.selectbox(key=inputs.PRESET).set_value("textbook").run()
     at.button(key="qkv_preset_apply").click().run()
     assert not at.exception, [e.value for e in at.exception]
     weights = z_of(at, "pg_weights")
@@ -201,7 +164,7 @@ def test_textbook_preset_spreads_weight_over_the_valid_keys():
 def test_random_self_attention_uses_the_queries_three_times():
     at = open_page("pages/1_Playground.py")
     at.get("button_group")[0].set_value("random").run()
-    at.toggle(key=ui.SELF_ATTENTION).set_value(True).run()
+    at.toggle(key=inputs.SELF_ATTENTION).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
-    q, _, _ = ui.random_inputs(6, 6, 4, 4, 1, 0)
+    q, _, _ = inputs.random_inputs(6, 6, 4, 4, 1, 0)
     np.testing.assert_allclose(z_of(at, "pg_output"), attend(q, q, q).output, rtol=1e-5)

@@ -9,9 +9,9 @@ import pytest
 
 from attnviz import scaling
 from attnviz.i18n import t
-from attnviz.ui import sqrt_d as view
+from attnviz.lessons.sqrt_d import compute, view
+from tests.apptest import chart, open_page
 from tests.plotly_data import decode
-from tests.test_pages import chart, open_page
 
 PAGE = "pages/4_Why_sqrt_d.py"
 
@@ -37,21 +37,21 @@ def assert_page_shows(at, d: int, m: int, samples: int, seed: int) -> None:
     np.testing.assert_allclose(xs(at, view.HISTOGRAM, "sqrt_d.fig.raw"), raw, rtol=1e-12)
     np.testing.assert_allclose(xs(at, view.HISTOGRAM, "sqrt_d.fig.scaled"), scaled, rtol=1e-12)
 
-    variance = scaling.variance_curve(view.CURVE_DS, samples, seed)
-    np.testing.assert_allclose(xs(at, view.VARIANCE, "sqrt_d.fig.raw"), view.CURVE_DS)
+    variance = scaling.variance_curve(compute.CURVE_DS, samples, seed)
+    np.testing.assert_allclose(xs(at, view.VARIANCE, "sqrt_d.fig.raw"), compute.CURVE_DS)
     np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.raw"), variance["raw"])
     np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.scaled"), variance["scaled"])
-    np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.theory_d"), view.CURVE_DS)
+    np.testing.assert_allclose(ys(at, view.VARIANCE, "sqrt_d.fig.theory_d"), compute.CURVE_DS)
     chosen = ys(at, view.VARIANCE, "sqrt_d.fig.current", d=d)
     np.testing.assert_allclose(chosen, [raw.var(), scaled.var()])
     np.testing.assert_allclose(xs(at, view.VARIANCE, "sqrt_d.fig.current", d=d), [d, d])
 
     for col, name in enumerate(("max_weight", "entropy")):
         for flag, label in ((False, "sqrt_d.fig.raw"), (True, "sqrt_d.fig.scaled")):
-            curve = scaling.saturation_curve(view.CURVE_DS, m, view.QUERIES, seed, flag)
+            curve = scaling.saturation_curve(compute.CURVE_DS, m, compute.QUERIES, seed, flag)
             np.testing.assert_allclose(ys(at, view.SATURATION, label, col), curve[name])
     at_d = [
-        scaling.saturation_curve([d], m, view.QUERIES, seed, flag)["entropy"][0]
+        scaling.saturation_curve([d], m, compute.QUERIES, seed, flag)["entropy"][0]
         for flag in (False, True)
     ]
     np.testing.assert_allclose(ys(at, view.SATURATION, "sqrt_d.fig.current", 1, d=d), at_d)
@@ -59,7 +59,7 @@ def assert_page_shows(at, d: int, m: int, samples: int, seed: int) -> None:
     np.testing.assert_allclose(uniform, np.log(m))
 
     for flag, label in ((False, "sqrt_d.fig.raw"), (True, "sqrt_d.fig.scaled")):
-        curve = scaling.softmax_gradient_curve(view.CURVE_DS, m, view.QUERIES, seed, flag)
+        curve = scaling.softmax_gradient_curve(compute.CURVE_DS, m, compute.QUERIES, seed, flag)
         np.testing.assert_allclose(ys(at, view.GRADIENT, label), curve["jacobian_norm"])
 
     formulas = " ".join(e.value for e in at.get("latex"))
@@ -74,7 +74,7 @@ def at():
 
 def test_defaults_render_the_backend_numbers(at):
     assert_page_shows(at, d=64, m=16, samples=2000, seed=0)
-    assert at.slider(key=view.D).value == 64 and at.slider(key=view.M).value == 16
+    assert at.slider(key=view.D.key).value == 64 and at.slider(key=view.M.key).value == 16
     assert [s.value for s in at.subheader] == [
         t("sqrt_d.variance.heading"),
         t("sqrt_d.saturation.heading"),
@@ -94,18 +94,18 @@ def test_warm_run_is_fast(at):
 
 def test_changing_d_m_samples_and_seed_changes_the_data():
     at = open_page(PAGE)
-    at.slider(key=view.D).set_value(256).run()
+    at.slider(key=view.D.key).set_value(256).run()
     assert_page_shows(at, d=256, m=16, samples=2000, seed=0)
-    at.slider(key=view.M).set_value(4).run()
+    at.slider(key=view.M.key).set_value(4).run()
     assert_page_shows(at, d=256, m=4, samples=2000, seed=0)
-    at.number_input(key=view.SEED).set_value(5).run()
+    at.number_input(key=view.SEED.key).set_value(5).run()
     assert_page_shows(at, d=256, m=4, samples=2000, seed=5)
-    at.number_input(key=view.SAMPLES).set_value(500).run()
+    at.number_input(key=view.SAMPLES.key).set_value(500).run()
     assert_page_shows(at, d=256, m=4, samples=500, seed=5)
     # The values survive a visit to another page.
     at.switch_page("pages/1_Playground.py").run()
     at.switch_page(PAGE).run()
-    assert at.slider(key=view.D).value == 256 and at.number_input(key=view.SEED).value == 5
+    assert at.slider(key=view.D.key).value == 256 and at.number_input(key=view.SEED.key).value == 5
     assert_page_shows(at, d=256, m=4, samples=500, seed=5)
 
 
@@ -113,10 +113,10 @@ def test_a_size_the_backend_refuses_shows_an_error_and_keeps_the_input(monkeypat
     # The widgets' bounds keep sizes legal; the backend's own check is the one error path.
     at = open_page(PAGE)
     monkeypatch.setattr(scaling, "MAX_D", 100)
-    at.slider(key=view.D).set_value(101).run()
+    at.slider(key=view.D.key).set_value(101).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.error) == 1
     assert "d = 101 is out of range" in at.error[0].value
     assert "from 1 to 100" in at.error[0].value
-    assert at.slider(key=view.D).value == 101
+    assert at.slider(key=view.D.key).value == 101
     assert not at.get("plotly_chart")

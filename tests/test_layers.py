@@ -1,0 +1,112 @@
+"""The layers of attnviz, read from the code's own imports (every import, nested ones too).
+
+backend (attention, parsing, ... and each lesson's compute.py) -> figures kit (and each lesson's
+figures.py) -> app shell -> each lesson's view.py -> pages. Arrows run one way: no module
+imports one of a layer above it, and no two modules import each other in a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "attnviz"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module `path` imports, at its top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            # `from attnviz.figures import heatmap` imports the module attnviz.figures.heatmap.
+            found |= {f"{node.module}.{a.name}" for a in node.names} & MODULES.keys()
+    return found
+
+
+def layer(name: str) -> str:
+    parts = name.split(".")
+    if parts[:2] == ["attnviz", "app"]:
+        return "app"
+    if parts[:2] == ["attnviz", "figures"]:
+        return "figures"
+    if parts[:2] == ["attnviz", "lessons"] and len(parts) == 4:
+        return {"view": "view", "figures": "figures", "compute": "backend"}[parts[3]]
+    return "backend"  # attention, parsing, ..., strings, and the lessons' declarations
+
+
+ORDER = ("backend", "figures", "app", "view")
+FORBIDDEN = {
+    "backend": ("streamlit", "plotly"),
+    "figures": ("streamlit",),
+    "app": (),
+    "view": (),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_a_module_imports_nothing_of_a_layer_above_it(name):
+    mine = ORDER.index(layer(name))
+    for imported in imports_of(MODULES[name]):
+        top = imported.partition(".")[0]
+        assert top not in FORBIDDEN[layer(name)], (name, imported)
+        if imported in MODULES and imported != "attnviz.lessons":
+            assert ORDER.index(layer(imported)) <= mine, (name, imported)
+
+
+def test_lessons_do_not_import_each_other():
+    for name, path in MODULES.items():
+        parts = name.split(".")
+        if parts[:2] != ["attnviz", "lessons"] or len(parts) < 3:
+            continue
+        for imported in imports_of(path) & MODULES.keys():
+            other = imported.split(".")
+            if other[:2] == ["attnviz", "lessons"] and len(other) > 2:
+                assert other[2] == parts[2], (name, imported)
+
+
+def test_figure_builders_never_read_the_current_language():
+    for name, path in MODULES.items():
+        if layer(name) == "figures":
+            tree = ast.parse(path.read_text())
+            names = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == "attnviz.i18n"
+                for alias in node.names
+            }
+            assert names <= {"Catalogue"}, (name, names)
+
+
+def test_no_two_modules_import_each_other_in_a_circle():
+    graph = {name: imports_of(path) & MODULES.keys() for name, path in MODULES.items()}
+    state: dict[str, str] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = "open"
+        for imported in sorted(graph[name]):
+            # A package importing its own submodule (attnviz.lessons finds its lessons) is how
+            # packages are made, not a circle.
+            if imported.startswith(name + "."):
+                continue
+            assert state.get(imported) != "open", " -> ".join([*trail, name, imported])
+            if imported not in state:
+                visit(imported, [*trail, name])
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
