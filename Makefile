@@ -37,11 +37,17 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# The tests without a browser on both cores (a test file stays in one worker: its module-scoped
+# fixtures, the model among them, load once); then the browser tests alone, as their timings
+# and the load test need the machine to themselves.
+PYTEST_FAST := $(PY) -m pytest -m "not e2e" -n 2 --dist loadfile
+
 test: $(DEV_STAMP) chromium lint
-	$(PY) -m pytest
+	$(PYTEST_FAST)
+	$(PY) -m pytest -m e2e
 
 test-fast: $(DEV_STAMP)
-	$(PY) -m pytest -m "not e2e"
+	$(PYTEST_FAST)
 
 bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_attention

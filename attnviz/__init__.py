@@ -1,1 +1,1 @@
-"""attnviz: an interactive attention explorer (backend package; see DESIGN.md)."""
+"""attnviz: an interactive attention explorer (see ARCHITECTURE.md for the map)."""

@@ -1,7 +1,7 @@
 """InputError: bad input a person can fix, its message rendered through `attnviz.i18n`.
 
 Its own light module (no torch, numpy or pandas), so the pages' one error path in
-`attnviz.ui.base` costs nothing before a page's first elements are drawn; `attnviz.parsing`
+`attnviz.app.feedback` costs nothing before a page's first elements are drawn; `attnviz.parsing`
 re-exports it.
 """
 

@@ -6,7 +6,7 @@ or the NLI page, then, after each think time, moves the temperature slider or ty
 first visit comes from its link (the Playground's asks for random matrices, which have a seed).
 A rerun is timed from its BackMsg to its `script_finished`. It fails if the script did not
 finish successfully, drew an exception or an error or warning box, left out one of the page's
-charts or driven widgets, did not write the new value into the page's link (`ui.publish_link`:
+charts or driven widgets, did not write the new value into the page's link (`links.publish_link`:
 the change reached the script), or took longer than the timeout. Server RSS (with its children)
 is read from /proc every two seconds.
 
@@ -82,7 +82,7 @@ class Page:
 
 
 # The client stays light (no torch, no plotly), so it names the keys as a browser sees them in
-# the widget ids; tests/e2e/test_load.py checks them against attnviz.ui.
+# the widget ids; tests/e2e/test_load.py checks them against the lessons' controls.
 PLAYGROUND = Page(
     name="Playground",
     link="src=random&n=8&m=8&dq=4&dk=4&dv=4",

@@ -22,6 +22,7 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+LESSON_NAMES = {p.name for p in (PACKAGE / "lessons").iterdir() if (p / "__init__.py").exists()}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -67,9 +68,17 @@ def test_a_module_imports_nothing_of_a_layer_above_it(name):
             assert ORDER.index(layer(imported)) <= mine, (name, imported)
 
 
-def test_lessons_do_not_import_each_other():
+def test_lessons_do_not_import_each_other_and_the_rest_imports_none():
     for name, path in MODULES.items():
         parts = name.split(".")
+        if parts[:2] != ["attnviz", "lessons"]:
+            # Only the declarations (attnviz.lessons): the sidebar lists the lessons.
+            lessons_code = {i for i in imports_of(path) if i.startswith("attnviz.lessons.")}
+            assert lessons_code <= {f"attnviz.lessons.{n}" for n in LESSON_NAMES}, (
+                name,
+                lessons_code,
+            )
+            continue
         if parts[:2] != ["attnviz", "lessons"] or len(parts) < 3:
             continue
         for imported in imports_of(path) & MODULES.keys():

@@ -1,4 +1,4 @@
-"""The landing page: what attention is, one picture, a tiny live example, the tour."""
+"""The landing page: the idea of attention, one picture, a tiny live example, the tour."""
 
 from attnviz.lessons import Lesson
 

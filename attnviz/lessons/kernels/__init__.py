@@ -1,4 +1,4 @@
-"""Nadaraya-Watson kernel regression as attention whose only parameter is a bandwidth."""
+"""Kernel regression: Nadaraya-Watson as attention whose only parameter is a bandwidth."""
 
 from attnviz.lessons import Lesson
 

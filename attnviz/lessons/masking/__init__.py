@@ -1,4 +1,4 @@
-"""A padded batch with valid lengths, causal and hand-picked masks, the fill value."""
+"""Masking: a padded batch with valid lengths, causal and hand-picked masks, the fill value."""
 
 from attnviz.lessons import Lesson
 

@@ -1,4 +1,4 @@
-"""Queries, keys and values in; raw scores, masks, weights and outputs out."""
+"""Playground: queries, keys and values in; raw scores, masks, weights and outputs out."""
 
 from attnviz.lessons import Lesson
 
