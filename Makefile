@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8501
 
-.PHONY: run test lint test-fast bench load chromium clean
+.PHONY: run test lint test-fast bench load chromium clean train-nli
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -57,12 +57,26 @@ bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_payload
 	$(PY) -m benchmarks.bench_cold_start
 	$(PY) -m benchmarks.bench_repaint
+	$(PY) -m benchmarks.bench_nli
 
 # 50 sessions for 10 minutes, then a 100-session burst (benchmarks/load.py has the targets).
 # The burst runs even when the first run misses a target; make fails if either did.
 load: $(DEV_STAMP)
 	$(PY) -m benchmarks.load --sessions 50 --minutes 10; status=$$?; \
 	$(PY) -m benchmarks.load --burst 100 && exit $$status
+
+# Train the NLI classifier: the default checkpoint on the shipped pairs, or DATA=file (SNLI /
+# MultiNLI JSONL or .txt, CSV) with DEV= and TEST= and OUT= (see attnviz/nli_train.py). The
+# settings are the ones chosen on the shipped dev split (data/nli/README.md).
+NLI := data/nli
+DATA ?= $(NLI)/train.jsonl
+DEV ?= $(NLI)/dev.jsonl
+TEST ?= $(NLI)/test.jsonl
+OUT ?= $(NLI)/model/default.safetensors
+NLI_SETTINGS ?= --source contextual --layer 3 --scale none --batch-size 32 --epochs 12
+train-nli: $(RUN_STAMP)
+	$(PY) -m attnviz.nli_train --data $(DATA) $(if $(DEV),--dev $(DEV)) $(if $(TEST),--test $(TEST)) \
+		--baseline $(NLI_SETTINGS) --out $(OUT)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,8 +6,9 @@ English (EN) and Korean (KO), key for key.
 EN: dict[str, str] = {
     "nli.nav": "NLI alignment",
     "nli.tour": (
-        "Premise and hypothesis: the decomposable attention model's alignment matrix over real "
-        "MiniLM token embeddings, both softmax directions, the hard alignment, a batch of pairs."
+        "Premise and hypothesis: a trained decomposable attention model's verdict and the "
+        "alignment it learned over real MiniLM token embeddings, beside an untrained one; a batch "
+        "of pairs with accuracy where they carry labels."
     ),
     "nli.title": "NLI alignment",
     "nli.intro": (
@@ -15,7 +16,8 @@ EN: dict[str, str] = {
         "B token by token: **attend** scores every pair e_ij = F(a_i)ᵀ F(b_j) and soft-aligns each "
         "token to the other sentence, **compare** sets each token beside its soft alignment, "
         "**aggregate** sums the comparisons. Each sentence is embedded on its own by MiniLM, "
-        "without [CLS] and [SEP]."
+        "without [CLS] and [SEP]. The verdict comes from a model attnviz trained on its own "
+        "labelled pairs (entailment, neutral, contradiction)."
     ),
     "nli.mode": "Pairs",
     "nli.mode.single": "One pair",
@@ -28,9 +30,15 @@ EN: dict[str, str] = {
     "nli.preset.apply": "Load example",
     "nli.premise": "Premise A",
     "nli.hypothesis": "Hypothesis B",
-    "nli.batch_text": "Pairs, one per line: premise ||| hypothesis (or a tab between them)",
-    "nli.batch_upload": "…or upload a CSV with the columns premise, hypothesis",
+    "nli.batch_text": (
+        "Pairs, one per line: premise ||| hypothesis [||| label] (or tabs between them)"
+    ),
+    "nli.batch_upload": (
+        "…or upload a file: CSV (premise, hypothesis, optional label), SNLI / MultiNLI JSONL "
+        "or their tab-separated .txt"
+    ),
     "nli.batch_loaded": "Loaded {count} pairs from {name}.",
+    "nli.batch_skipped": "{count} rows without a gold label (-) were skipped.",
     "nli.batch_choice": "Pair to view",
     "nli.controls": "Alignment",
     "nli.source": "Token embeddings",
@@ -81,14 +89,76 @@ EN: dict[str, str] = {
         "([UNK]) or letters split into jamo pieces, so these alignments mean little."
     ),
     "nli.sentence_of_pair": "{side} of pair {pair}",
+    "nli.read.summary": "{name} ({fmt}): {rows} rows, {kept} kept ({counts}); {unlabelled} without a gold label (-) skipped; {bad} bad.",
+    "nli.read.bad_row": "Line {line}: {detail}",
+    "nli.read.more_bad": "… and {count} more bad rows.",
+    "nli.scale": "Scale of e (untrained view)",
+    "nli.scale.none": "None: e = F(a)ᵀF(b) (the paper)",
+    "nli.scale.sqrt_d": "Divide by √d",
+    "nli.scale.temperature": "Divide by a temperature T",
+    "nli.scale.help": (
+        "384-wide dot products are large (tens), so an unscaled softmax is nearly one-hot; "
+        "dividing by √d keeps it soft. The trained model uses the scale of its card."
+    ),
+    "nli.scale.why": "Why divide by √d?",
+    "nli.temperature": "Temperature T",
+    "nli.batch_help": (
+        "An optional third field is the gold label (entailment, neutral or contradiction): "
+        "the page then shows the accuracy and a confusion matrix."
+    ),
+    "nli.verdict.loading": "Loading the trained NLI classifier…",
+    "nli.verdict.title": "Verdict of the trained model",
+    "nli.verdict.axis": "probability",
+    "nli.verdict.metric": "Verdict",
+    "nli.verdict.missing": "No trained classifier could be loaded, so there is no verdict: {detail}",
+    "nli.label.entailment": "entailment",
+    "nli.label.neutral": "neutral",
+    "nli.label.contradiction": "contradiction",
+    "nli.confusion.gold": "gold label",
+    "nli.confusion.predicted": "predicted",
+    "nli.confusion.share": "share of the gold row",
+    "nli.confusion.count": "pairs",
+    "nli.card.open": "About this model",
+    "nli.card.text": (
+        "Decomposable attention (Parikh et al. 2016), F, G and H two-layer MLPs of width "
+        "{hidden}, trained on **{pairs}** pairs of `{file}` over {source}, e scaled by "
+        "**{scale}**; the weights of epoch {epochs} (the best on dev). Dev accuracy "
+        "**{dev}**; test accuracy **{test}** (95% interval {low}–{high}); a hypothesis-only "
+        "baseline, trained the same way, scores **{baseline}** on test."
+    ),
+    "nli.card.static": "MiniLM's static input embeddings",
+    "nli.card.layer": "MiniLM layer {layer}'s contextual output",
+    "nli.card.minilm": (
+        "MiniLM itself was trained on sentence pairs that include SNLI and MultiNLI, so its "
+        "embeddings already carry some of the signal this model learns."
+    ),
+    "nli.trained_heading": "Trained: the alignment the model learned",
+    "nli.untrained_heading": "Untrained: the sidebar's F and scale",
+    "nli.compare_trained": "The trained model's G per token and its aggregated v_A, v_B (H reads these).",
+    "nli.untrained_compare_heading": "The same steps with untrained, seeded layers",
+    "nli.col.gold": "gold label",
+    "nli.col.verdict": "verdict",
+    "nli.col.probability": "P({label})",
+    "nli.col.probabilities": "probabilities (E, N, C)",
+    "nli.batch_accuracy": "Accuracy on the labelled pairs",
+    "nli.batch_accuracy.of": "{correct} of {total}",
+    "nli.batch_confusion": "Gold label × verdict",
+    "nli.learned_heading": "What the model learned: its test results",
+    "nli.learned_text": (
+        "On the {pairs} test pairs the model is right **{accuracy}** of the time; a model that "
+        "never sees the premise (hypothesis only, the known NLI artefact) scores **{baseline}**. "
+        "The gap is what reading the premise adds."
+    ),
+    "nli.learned_confusion": "Test split: gold label × verdict",
+    "nli.learned_mistakes": "Test pairs it gets wrong",
 }
 
 KO: dict[str, str] = {
     "nli.nav": "NLI 정렬",
     "nli.tour": (
-        "전제 (premise)와 가설 (hypothesis): 실제 MiniLM 토큰 임베딩 위에서 본 분해 가능 어텐션 "
-        "모델 (decomposable attention model)의 정렬 (alignment) 행렬, 소프트맥스의 두 방향, 하드 "
-        "정렬 (hard alignment), 여러 문장 쌍의 배치."
+        "전제 (premise)와 가설 (hypothesis): 학습한 분해 가능 어텐션 모델 (decomposable attention "
+        "model)의 판정과, 실제 MiniLM 토큰 임베딩 위에서 그 모델이 배운 정렬 (alignment)을 학습하지 "
+        "않은 정렬과 나란히 봅니다. 레이블이 있는 배치는 정확도도 보여 줍니다."
     ),
     "nli.title": "NLI 정렬",
     "nli.intro": (
@@ -97,7 +167,8 @@ KO: dict[str, str] = {
         "모든 쌍의 점수 e_ij = F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, "
         "**비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히 놓고, **집계** (aggregate) "
         "단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 "
-        "임베딩합니다."
+        "임베딩합니다. 판정은 attnviz가 직접 만든 레이블 쌍 (함의, 중립, 모순)으로 학습한 모델이 "
+        "내립니다."
     ),
     "nli.mode": "문장 쌍",
     "nli.mode.single": "한 쌍",
@@ -110,9 +181,13 @@ KO: dict[str, str] = {
     "nli.preset.apply": "예제 불러오기",
     "nli.premise": "전제 A",
     "nli.hypothesis": "가설 B",
-    "nli.batch_text": "한 줄에 한 쌍씩: 전제 ||| 가설 (또는 둘 사이에 탭)",
-    "nli.batch_upload": "…또는 premise, hypothesis 열이 있는 CSV 업로드",
+    "nli.batch_text": "한 줄에 한 쌍씩: 전제 ||| 가설 [||| 레이블] (또는 사이에 탭)",
+    "nli.batch_upload": (
+        "…또는 파일 업로드: CSV (premise, hypothesis, 선택 사항인 label), SNLI / MultiNLI "
+        "JSONL 또는 탭으로 구분한 .txt"
+    ),
     "nli.batch_loaded": "{name}에서 {count}개 쌍을 불러왔습니다.",
+    "nli.batch_skipped": "정답 레이블이 없는 (-) {count}행은 건너뛰었습니다.",
     "nli.batch_choice": "볼 문장 쌍",
     "nli.controls": "정렬",
     "nli.source": "토큰 임베딩",
@@ -164,4 +239,66 @@ KO: dict[str, str] = {
         "없습니다."
     ),
     "nli.sentence_of_pair": "{pair}번째 쌍의 {side}",
+    "nli.read.summary": "{name} ({fmt}): {rows}행 중 {kept}행 사용 ({counts}); 정답 레이블이 없는 (-) {unlabelled}행 건너뜀; 잘못된 행 {bad}개.",
+    "nli.read.bad_row": "{line}번째 줄: {detail}",
+    "nli.read.more_bad": "… 잘못된 행이 {count}개 더 있습니다.",
+    "nli.scale": "e의 스케일 (학습하지 않은 보기)",
+    "nli.scale.none": "없음: e = F(a)ᵀF(b) (논문)",
+    "nli.scale.sqrt_d": "√d로 나누기",
+    "nli.scale.temperature": "온도 T로 나누기",
+    "nli.scale.help": (
+        "384차원 내적은 값이 커서 (수십) 스케일 없이 소프트맥스를 취하면 거의 원-핫이 됩니다. "
+        "√d로 나누면 부드럽게 유지됩니다. 학습한 모델은 카드에 적힌 스케일을 씁니다."
+    ),
+    "nli.scale.why": "왜 √d로 나눌까요?",
+    "nli.temperature": "온도 T",
+    "nli.batch_help": (
+        "선택 사항인 세 번째 필드는 정답 레이블 (entailment, neutral, contradiction)입니다. "
+        "그러면 정확도와 혼동 행렬을 보여 줍니다."
+    ),
+    "nli.verdict.loading": "학습한 NLI 분류기를 불러오는 중…",
+    "nli.verdict.title": "학습한 모델의 판정",
+    "nli.verdict.axis": "확률",
+    "nli.verdict.metric": "판정",
+    "nli.verdict.missing": "학습한 분류기를 불러오지 못해 판정이 없습니다: {detail}",
+    "nli.label.entailment": "함의",
+    "nli.label.neutral": "중립",
+    "nli.label.contradiction": "모순",
+    "nli.confusion.gold": "정답 레이블",
+    "nli.confusion.predicted": "예측",
+    "nli.confusion.share": "정답 행에서의 비율",
+    "nli.confusion.count": "쌍 수",
+    "nli.card.open": "이 모델에 대해",
+    "nli.card.text": (
+        "분해 가능 어텐션 (Parikh et al. 2016). F, G, H는 너비 {hidden}의 2층 MLP이며, "
+        "`{file}`의 **{pairs}**개 쌍으로 {source} 위에서 학습했고, e의 스케일은 **{scale}**입니다. "
+        "가중치는 {epochs}번째 에폭 (dev에서 가장 좋은 에폭)의 것입니다. dev 정확도 **{dev}**, "
+        "test 정확도 **{test}** (95% 구간 {low}–{high}). 같은 방식으로 학습한 가설만 보는 "
+        "기준선은 test에서 **{baseline}**입니다."
+    ),
+    "nli.card.static": "MiniLM의 정적 입력 임베딩",
+    "nli.card.layer": "MiniLM {layer}층의 문맥 출력",
+    "nli.card.minilm": (
+        "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 학습되었으므로, 그 임베딩에는 이 "
+        "모델이 배우는 신호가 이미 일부 들어 있습니다."
+    ),
+    "nli.trained_heading": "학습함: 모델이 배운 정렬",
+    "nli.untrained_heading": "학습하지 않음: 사이드바의 F와 스케일",
+    "nli.compare_trained": "학습한 모델의 토큰별 G와 집계한 v_A, v_B (H가 이것을 읽습니다).",
+    "nli.untrained_compare_heading": "학습하지 않은, 시드로 고정한 층으로 본 같은 단계",
+    "nli.col.gold": "정답 레이블",
+    "nli.col.verdict": "판정",
+    "nli.col.probability": "P({label})",
+    "nli.col.probabilities": "확률 (E, N, C)",
+    "nli.batch_accuracy": "레이블이 있는 쌍의 정확도",
+    "nli.batch_accuracy.of": "{total}개 중 {correct}개",
+    "nli.batch_confusion": "정답 레이블 × 판정",
+    "nli.learned_heading": "모델이 배운 것: test 결과",
+    "nli.learned_text": (
+        "test 쌍 {pairs}개에서 모델은 **{accuracy}** 맞힙니다. 전제를 전혀 보지 않는 모델 "
+        "(가설만 보는 기준선, 잘 알려진 NLI의 인공물)은 **{baseline}**입니다. 그 차이가 전제를 "
+        "읽어서 얻는 몫입니다."
+    ),
+    "nli.learned_confusion": "test 분할: 정답 레이블 × 판정",
+    "nli.learned_mistakes": "모델이 틀린 test 쌍",
 }

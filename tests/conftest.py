@@ -1,4 +1,4 @@
-"""The real model, loaded once per test module, for the lessons' tests that need it."""
+"""The real model, loaded once per test module, for the tests that need it."""
 
 from __future__ import annotations
 

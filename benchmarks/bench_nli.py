@@ -1,0 +1,135 @@
+"""The NLI classifier: training speed against a bare torch loop, one pair's latency, and the
+default checkpoint's accuracy on the shipped test split against the hypothesis-only baseline.
+
+- Training: attnviz.nli_train.train (sentences gathered from the store per batch, progress,
+  accuracy bookkeeping) against a bare loop of the same model, optimiser, seed and batches over
+  embeddings padded before the clock starts; pairs a second each, ratio of times (target
+  <= 1.1). The static source, so both read the same rows.
+- One pair: `Classifier.predict([(premise, hypothesis)])` (tokenise, encode both sentences,
+  classify) in milliseconds, beside one `Encoder.encode` of the premise for reference.
+- Accuracy: the default checkpoint on data/nli/test.jsonl, recomputed here and compared with
+  its card, with its 95% Wilson interval and the baseline's (targets: >= 0.70, and >= 10
+  points above the baseline).
+
+Run with `python -m benchmarks.bench_nli`.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+from attnviz import nli, nli_checkpoint, nli_train
+from attnviz.encoder import load_encoder
+from attnviz.nli_data import read_file
+from attnviz.nli_model import DecomposableAttentionModel
+from benchmarks.timing import median_seconds
+
+STEPS = 60  # batches per timed run
+ROUNDS = 3
+
+
+def bare_loop(batches: list[tuple[torch.Tensor, ...]], d: int, config: nli_train.TrainConfig):
+    """The same model and optimiser over pre-padded batches: the lower bound of training."""
+    torch.manual_seed(config.seed)
+    model = DecomposableAttentionModel(d, config.hidden, config.dropout, config.scale)
+    optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
+    model.train(True)
+    for a, b, lens_a, lens_b, labels in batches:
+        loss = F.cross_entropy(model(a, b, lens_a, lens_b), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return model
+
+
+def training(encoder) -> None:
+    store = nli_train.SentenceStore(encoder, "static", None)
+    pairs = nli_train.read_pairs(nli_checkpoint.DATA_DIR / "train.jsonl", store)
+    config = nli_train.TrainConfig(epochs=1, max_steps=STEPS, batch_size=32)
+    order = torch.randperm(len(pairs), generator=torch.Generator().manual_seed(config.seed))
+    labels = pairs.label_tensor()
+    batches = []
+    for first in range(0, STEPS * config.batch_size, config.batch_size):
+        batch = order[first : first + config.batch_size]
+        batches.append((*nli_train._sides(pairs, batch, store, False), labels[batch]))
+
+    def run_ours() -> object:
+        return nli_train.train(config, pairs, store)
+
+    def run_bare() -> object:
+        return bare_loop(batches, encoder.hidden_size, config)
+
+    run_ours(), run_bare()  # warm up both
+    ours, bare = [], []
+    for _ in range(ROUNDS):  # interleaved, so a burst of load hits both sides alike
+        ours.append(median_seconds(run_ours, 1, warm_up=False))
+        bare.append(median_seconds(run_bare, 1, warm_up=False))
+    ours_s, bare_s = statistics.median(ours), statistics.median(bare)
+    pairs_done = STEPS * config.batch_size
+    print(f"training, {STEPS} batches of {config.batch_size} (static embeddings):")
+    print(f"  attnviz.nli_train.train   {pairs_done / ours_s:8.0f} pairs/s")
+    print(f"  bare torch loop           {pairs_done / bare_s:8.0f} pairs/s")
+    print(f"  ratio of times: {ours_s / bare_s:.2f} (target <= 1.1)")
+
+
+def one_pair(classifier, encoder) -> None:
+    pair = [("A man is sleeping on a bench in the park.", "A man is awake.")]
+    classifier.predict(pair)
+    predict = median_seconds(lambda: classifier.predict(pair), 20)
+    encode = median_seconds(lambda: encoder.encode(pair[0][0]), 20)
+    print(f"one pair, encode and classify: {predict * 1e3:.1f} ms")
+    ratio = predict / encode
+    print(f"  (one Encoder.encode of the premise: {encode * 1e3:.1f} ms; ratio {ratio:.2f})")
+
+
+def accuracy(classifier) -> None:
+    examples, _ = read_file(nli_checkpoint.DATA_DIR / "test.jsonl")
+    test = list(examples)
+    start = time.perf_counter()
+    predicted = torch.cat(
+        [
+            classifier.predict([(e.premise, e.hypothesis) for e in test[i : i + 128]]).argmax(-1)
+            for i in range(0, len(test), 128)
+        ]
+    )
+    seconds = time.perf_counter() - start
+    gold = torch.tensor([e.label for e in test])
+    correct = int((predicted == gold).sum())
+    low, high = nli_checkpoint.wilson(correct, len(test))
+    card = classifier.card
+    baseline = card.get("baseline") or {}
+    recorded = (card.get("test") or {}).get("accuracy")
+    source = card["embedding"]
+    print(f"default checkpoint ({source}, scale {card['scale']}) on {len(test)} test pairs:")
+    print(
+        f"  accuracy {correct / len(test):.3f} (95% CI {low:.3f}-{high:.3f}); card says {recorded}"
+    )
+    print(f"  classified in {seconds:.1f} s ({len(test) / seconds:.0f} pairs/s)")
+    if "accuracy" in baseline:
+        b_low, b_high = baseline["ci95"]
+        gap = correct / len(test) - baseline["accuracy"]
+        print(
+            f"  hypothesis-only baseline {baseline['accuracy']:.3f} "
+            f"(95% CI {b_low:.3f}-{b_high:.3f}); gap {gap * 100:.1f} points (target >= 10)"
+        )
+    print(f"  target accuracy >= 0.70: {'met' if correct / len(test) >= 0.70 else 'NOT met'}")
+    print("  confusion (gold rows, predicted columns, in LABELS order):")
+    print("  " + json.dumps(nli_checkpoint.confusion(gold, predicted)))
+
+
+def main() -> None:
+    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}")
+    encoder = load_encoder()
+    training(encoder)
+    classifier = nli.load_classifier(encoder=encoder)
+    one_pair(classifier, encoder)
+    accuracy(classifier)
+
+
+if __name__ == "__main__":
+    main()
