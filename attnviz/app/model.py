@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from attnviz.app import loading
+from attnviz.errors import InputError
 from attnviz.i18n import t
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoder
+    from attnviz.nli_model import Classifier
 
 # What a missing or broken model install raises: the package or transformers absent
 # (ImportError), its files missing or unreadable (OSError), a config transformers rejects
@@ -42,3 +44,41 @@ def encoder() -> Encoder:
         detail = f"{type(err).__name__}: {err}".replace("`", "'")
         st.error(t("model.unavailable", detail=detail), icon=":material/error:")
         st.stop()
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def _load_classifier(path: str) -> Classifier:
+    with loading.lock():
+        from attnviz.nli_checkpoint import load_classifier
+
+        return load_classifier(path, encoder=_load_encoder())
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _session_classifier(weights: bytes, card: bytes) -> Classifier:
+    with loading.lock():
+        from attnviz.nli_checkpoint import classifier_from_bytes
+
+        return classifier_from_bytes(weights, card, _load_encoder())
+
+
+def classifier() -> tuple[Classifier | None, str]:
+    """The NLI classifier this session uses and a name for it: a model the session trained or
+    loaded when it chose one (attnviz.app.jobs), else the default checkpoint (or
+    ATTNVIZ_NLI_CHECKPOINT's) and its path; (None, why) when it cannot be read, so a page can go
+    on without a verdict."""
+    from attnviz.app import jobs
+
+    with loading.lock():
+        from attnviz.nli_checkpoint import checkpoint_path
+
+    chosen = jobs.chosen_model()
+    path = checkpoint_path()
+    try:
+        with st.spinner(t("nli.verdict.loading")):
+            if chosen is not None:
+                name, (weights, card) = chosen
+                return _session_classifier(weights, card), f"session:{name}"
+            return _load_classifier(str(path)), str(path)
+    except (*MODEL_FAULTS, InputError) as err:
+        return None, str(err)

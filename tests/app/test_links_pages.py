@@ -30,6 +30,7 @@ from attnviz.lessons.multihead import view as multihead_view
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.playground import view as pg
 from attnviz.lessons.sqrt_d import view as sqrt_d_view
+from attnviz.lessons.train_nli import view as train_view
 from tests.app.test_links import open_with
 from tests.apptest import ROOT, TIMEOUT, chart, small_inputs, z_of
 from tests.lessons.additive import test_view as additive_page
@@ -47,6 +48,7 @@ ADDITIVE = additive_page.PAGE
 SQRT_D = sqrt_d_page.PAGE
 KERNELS = kernels_page.PAGE
 MULTIHEAD = multihead_page.PAGE
+TRAIN = "pages/9_Train_NLI.py"
 
 LINKS: dict[str, tuple[controls.Control, ...]] = {
     HOME: home.LINK,
@@ -89,7 +91,10 @@ def url(at: AppTest) -> dict[str, str]:
 
 
 # Every page with a link, for the checks that need no page-specific figures.
-ALL_LINKS = {**LINKS, PLAYGROUND: pg.LINK, NLI: nli_view.LINK, MODEL: model_view.LINK}
+ALL_LINKS = {
+    **LINKS, PLAYGROUND: pg.LINK, NLI: nli_view.LINK, MODEL: model_view.LINK,
+    TRAIN: train_view.LINK,
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("page", list(ALL_LINKS))
@@ -318,6 +323,11 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",
         "pairs": "A dog runs. ||| An animal moves.\nIt rains. ||| It is dry.", "pair": "1",
         "source": "static", "f": "mlp", "seed": "3", "rows": "0", "layer": "4",
+        "scale": "temperature", "T": "2.5",
+    },
+    TRAIN: {
+        "data": "upload", "source": "contextual", "layer": "2", "scale": "sqrt_d",
+        "hidden": "50", "epochs": "3", "pairs": "500", "watch": "4",
     },
     MODEL: {
         "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "layer": "2", "head": "3",
@@ -486,3 +496,15 @@ def test_parsed_parameters_of_a_link_match_what_the_page_parses():
     again = open_link(ADDITIVE, url(at))
     parsed = parsing.parse_matrix(again.text_area(key=view.TEXTS["W_q"]).value)
     torch.testing.assert_close(parsed, w_q)
+
+
+def test_a_link_restores_the_training_pages_settings():
+    query = {"source": "contextual", "layer": "2", "scale": "sqrt_d", "hidden": "50",
+             "epochs": "3", "pairs": "500", "watch": "4"}  # fmt: skip
+    at = open_link(TRAIN, query)
+    assert at.selectbox(key=train_view.SOURCE.key).value == "contextual"
+    assert at.slider(key=train_view.LAYER.key).value == 2
+    assert at.number_input(key=train_view.HIDDEN.key).value == 50
+    assert at.slider(key=train_view.EPOCHS.key).value == 3
+    assert at.selectbox(key=train_view.WATCH.key).value == 4
+    assert url(at) == query

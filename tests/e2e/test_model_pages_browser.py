@@ -72,3 +72,27 @@ def test_nli_batch_upload_checks_the_columns(app_url, page, tmp_path):
     wait_idle(page)
     wait_for_charts(page, 7)
     assert no_exception(page)
+
+
+VERDICT_BARS = (
+    "() => { const plot = Array.from(document.querySelectorAll('.js-plotly-plot'))"
+    ".find(d => (d.data || []).some(t => t.type === 'bar' && t.orientation === 'h'));"
+    " return plot ? Array.from(plot.data[0].x) : null; }"
+)
+
+
+def test_nli_verdict_changes_with_the_hypothesis(app_url, page):
+    page.goto(f"{app_url}/NLI_alignment")
+    wait_for_charts(page, 7)
+    wait_until(page, f"() => ({VERDICT_BARS})() !== null", timeout=60_000)
+    before = page.evaluate(f"() => (window.__before = ({VERDICT_BARS})())")
+    assert len(before) == 3 and abs(sum(before) - 1) < 1e-6
+    page.screenshot(path=str(SCREENSHOTS / "nli_verdict.png"))
+    hypothesis = page.get_by_label("Hypothesis B")
+    hypothesis.fill("Nobody here has ever been tired or sleepy.")
+    hypothesis.press("Control+Enter")
+    changed = f"() => JSON.stringify(({VERDICT_BARS})()) !== JSON.stringify(window.__before)"
+    wait_until(page, changed, timeout=60_000)
+    wait_idle(page)
+    after = page.evaluate(VERDICT_BARS)
+    assert after != before and abs(sum(after) - 1) < 1e-6 and no_exception(page)

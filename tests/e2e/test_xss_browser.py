@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from attnviz import parsing
+from attnviz import i18n, parsing
 from attnviz.errors import InputError
 from attnviz.lessons.kernels import compute as kernels
 from attnviz.lessons.multihead import compute as multihead
@@ -255,7 +255,7 @@ def test_nli_batch_pairs_stay_text(app_url, page):
     open_page(page, app_url, "NLI_alignment")
     page.get_by_role("radio", name="A batch of pairs").click()
     wait_idle(page)
-    label = "Pairs, one per line: premise ||| hypothesis (or a tab between them)"
+    label = i18n.EN["nli.batch_text"]
     submit(page, label, "textarea", "\n".join(f"{p} ||| {p}" for p in PAYLOADS))
     eventually(page, lambda: check_echo(page, "Premise A", "ticks", PAYLOADS[0], "batch"))
     # The pair picker names every pair as typed.

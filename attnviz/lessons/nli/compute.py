@@ -1,5 +1,5 @@
 """The NLI lesson's computation: the decomposable attention of a batch of pairs over MiniLM's
-embeddings (attnviz.nli), and which pairs hold text outside MiniLM's vocabulary."""
+embeddings, untrained (attnviz.nli) and trained (the classifier's verdict and its steps)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,24 @@ import torch
 
 from attnviz import nli
 from attnviz.encoder import tokens_caveat
+from attnviz.nli_checkpoint import confusion
+from attnviz.nli_model import Scale
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
+    from attnviz.nli_model import Classifier, Verdicts
 
 
 @dataclass(frozen=True)
 class NLIChoice:
-    """The sidebar's alignment options."""
+    """The sidebar's options for the untrained view."""
 
     source: str
     layer: int
     f: str
     seed: int
     hypothesis_rows: bool
+    scale: Scale = "none"
 
 
 @dataclass(frozen=True)
@@ -35,13 +39,24 @@ class NLIResult:
 
 
 def align(encoder: Encoder, pairs: tuple[tuple[str, str], ...], choice: NLIChoice) -> NLIResult:
-    """The decomposable attention of every pair."""
+    """The untrained decomposable attention of every pair."""
     layer = choice.layer if choice.source == "contextual" else -1
     batch = nli.align_pairs(
-        encoder, list(pairs), source=choice.source, layer=layer, f=choice.f, seed=choice.seed
+        encoder,
+        list(pairs),
+        source=choice.source,
+        layer=layer,
+        f=choice.f,
+        seed=choice.seed,
+        scale=choice.scale,
     )
     caveats = [tokens_caveat(a + b) for a, b in zip(batch.premises, batch.hypotheses, strict=True)]
     return NLIResult(batch, caveats)
+
+
+def classify(classifier: Classifier, pairs: tuple[tuple[str, str], ...]) -> Verdicts:
+    """The trained classifier's reading of every pair: its steps and probabilities."""
+    return classifier.read(list(pairs))
 
 
 @dataclass(frozen=True)
@@ -56,11 +71,16 @@ class PairView:
     hard: torch.Tensor  # (r, c) one-hot argmax of each row
 
 
-def pair_view(result: NLIResult, index: int, hypothesis_rows: bool) -> PairView:
+def pair_view(
+    al: nli.Alignment,
+    premises: list[list[str]],
+    hypotheses: list[list[str]],
+    index: int,
+    hypothesis_rows: bool,
+) -> PairView:
     """Pair `index` without padding, hypothesis tokens as rows (the textbook's) or premise."""
-    al = result.batch.alignment
     la, lb = int(al.lens_a[index]), int(al.lens_b[index])
-    premise, hypothesis = result.batch.premises[index], result.batch.hypotheses[index]
+    premise, hypothesis = premises[index], hypotheses[index]
     weights, e = nli.orient(al, hypothesis_rows=hypothesis_rows)
     if hypothesis_rows:
         rows, cols, n_rows, n_cols = hypothesis, premise, lb, la
@@ -73,3 +93,27 @@ def pair_view(result: NLIResult, index: int, hypothesis_rows: bool) -> PairView:
     hard = torch.zeros_like(main)
     hard[torch.arange(n_rows), best] = 1.0
     return PairView(rows, cols, e[index, :n_rows, :n_cols], main, other, hard)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """How a batch's verdicts compare with the gold labels it carries."""
+
+    labelled: int  # pairs with a gold label
+    correct: int
+    confusion: list[list[int]]  # (gold row, predicted column) in LABELS order
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.labelled if self.labelled else float("nan")
+
+
+def score(probabilities: torch.Tensor, labels: list[int | None]) -> Scored | None:
+    """Accuracy and confusion over the pairs that have a gold label; None when none has."""
+    known = [i for i, label in enumerate(labels) if label is not None]
+    if not known:
+        return None
+    gold = torch.tensor([labels[i] for i in known], dtype=torch.int64)
+    predicted = probabilities[known].argmax(dim=-1)
+    correct = int((gold == predicted).sum())
+    return Scored(len(known), correct, confusion(gold, predicted))

@@ -1,24 +1,37 @@
-"""The NLI lesson below its title: a premise and a hypothesis (or a batch of pairs), each
-embedded on its own by MiniLM, aligned by decomposable attention: e, both softmax directions,
-the hard alignment, the aligned pairs, compare and aggregate, a batch table."""
+"""The NLI lesson below its title: a premise and a hypothesis (or a batch of pairs), the trained
+classifier's verdict, the alignment its F learned beside the untrained one, compare and
+aggregate, a batch with its verdicts (and accuracy where it carries gold labels), and what the
+model learned."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from attnviz import nli, parsing
-from attnviz.app import cache, controls, links
-from attnviz.app.feedback import show_error, show_note
-from attnviz.app.model import encoder
+from attnviz import nli, nli_data, parsing
+from attnviz.app import cache, controls, jobs, links
+from attnviz.app.feedback import markdown_literal, show_error, show_note
+from attnviz.app.model import classifier, encoder
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
 from attnviz.encoder import MAX_TOKENS, Encoder
-from attnviz.i18n import catalogue, t
+from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.nli import figures
-from attnviz.lessons.nli.compute import NLIChoice, NLIResult, align, pair_view
+from attnviz.lessons.nli.compute import (
+    NLIChoice,
+    NLIResult,
+    PairView,
+    align,
+    classify,
+    pair_view,
+    score,
+)
+from attnviz.nli_model import Classifier, Verdicts
 
 MODES = {"single": "nli.mode.single", "batch": "nli.mode.batch"}
 SOURCES = {
@@ -27,8 +40,14 @@ SOURCES = {
     "random": "nli.source.random",
 }
 FS = {"identity": "nli.f.identity", "mlp": "nli.f.mlp"}
+SCALES = {
+    "none": "nli.scale.none",
+    "sqrt_d": "nli.scale.sqrt_d",
+    "temperature": "nli.scale.temperature",
+}
 MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer count
 UPLOAD_NOTE = "nli_upload_note"
+LABELS_KEY = "nli_batch_labels"  # the gold labels of the batch, kept beside its text
 _, _PREMISE, _HYPOTHESIS = PRESETS[DEFAULT_PRESET]
 _PAIRS = "\n".join(f"{p} ||| {h}" for _, p, h in PRESETS.values())
 MODE = controls.choice_control("mode", "nli_mode", "single", tuple(MODES))
@@ -42,10 +61,15 @@ LAYER = controls.int_control("layer", "nli_layer", 6, 0, MAX_LAYERS)
 F = controls.choice_control("f", "nli_f", "identity", tuple(FS))
 SEED = controls.seed_control("seed", "nli_seed")
 ROWS = controls.bool_control("rows", "nli_hypothesis_rows", True)
+# The untrained view divides e by sqrt(d) by default: 384-wide dot products saturate the softmax.
+SCALE = controls.choice_control("scale", "nli_scale", "sqrt_d", tuple(SCALES))
+TEMPERATURE = controls.float_control("T", "nli_temperature", 10.0, 0.1, 100.0, step=0.1)
 LINK: tuple[controls.Control, ...] = (
-    MODE, PRESET, PREMISE, HYPOTHESIS, BATCH, PAIR, SOURCE, LAYER, F, SEED, ROWS
+    MODE, PRESET, PREMISE, HYPOTHESIS, BATCH, PAIR, SOURCE, LAYER, F, SEED, ROWS, SCALE,
+    TEMPERATURE,
 )  # fmt: skip
 CHARTS = ("nli_e", "nli_weights", "nli_hard", "nli_other")
+TRAINED_CHARTS = ("nli_trained_e", "nli_trained_weights", "nli_trained_hard", "nli_trained_other")
 
 
 def _pairs_upload(uploader_key: str) -> None:
@@ -54,13 +78,38 @@ def _pairs_upload(uploader_key: str) -> None:
         st.session_state.pop(UPLOAD_NOTE, None)
         return
     try:
-        pairs = nli.load_pairs_csv(upload.getvalue())
+        pairs, labels, skipped = read_upload(upload.getvalue(), upload.name)
     except parsing.InputError as err:
         st.session_state[UPLOAD_NOTE] = ("error", f"{upload.name}: {err}")
         return
-    st.session_state[BATCH.key] = "\n".join(f"{p} ||| {h}" for p, h in pairs)
+    lines = [
+        f"{p} ||| {h}" + ("" if label is None else f" ||| {nli.LABELS[label]}")
+        for (p, h), label in zip(pairs, labels, strict=True)
+    ]
+    st.session_state[BATCH.key] = "\n".join(lines)
     note = t("nli.batch_loaded", count=len(pairs), name=upload.name)
+    if skipped:
+        note += " " + t("nli.batch_skipped", count=skipped)
     st.session_state[UPLOAD_NOTE] = ("ok", note)
+
+
+def read_upload(data: bytes, name: str) -> tuple[list[tuple[str, str]], list[int | None], int]:
+    """A batch from an uploaded file: CSV as the page always read it (a label column optional),
+    or SNLI / MultiNLI JSONL and tab-separated .txt through attnviz.nli_data; the pairs, their
+    labels and how many rows without a gold label (-) were skipped. A bad row refuses the file
+    with its line."""
+    if name.lower().endswith(".csv"):
+        return (*nli.load_labelled_pairs_csv(data), 0)
+    examples, summary = nli_data.read_bytes(data, name, nli.MAX_PAIRS_BYTES)
+    if summary.errors:
+        line, err = summary.errors[0]
+        raise parsing.InputError("nli_bad_row", line=line, detail=str(err))
+    if not examples:
+        raise parsing.InputError("pairs_empty")
+    if len(examples) > nli.MAX_PAIRS:
+        raise parsing.InputError("too_many_pairs", found=len(examples), limit=nli.MAX_PAIRS)
+    pairs = [(e.premise, e.hypothesis) for e in examples]
+    return pairs, [e.label for e in examples], summary.unlabelled
 
 
 def _single_pair() -> list[tuple[str, str]]:
@@ -73,18 +122,18 @@ def _single_pair() -> list[tuple[str, str]]:
     return [(premise, hypothesis)]
 
 
-def _batch() -> tuple[list[tuple[str, str]], int]:
-    text = controls.text_input(BATCH, t("nli.batch_text"), area=150)
+def _batch() -> tuple[list[tuple[str, str]], list[int | None], int]:
+    text = controls.text_input(BATCH, t("nli.batch_text"), area=150, help=t("nli.batch_help"))
     uploader_key = "nli_upload"
     st.file_uploader(
         t("nli.batch_upload"),
-        type=["csv"],
+        type=["csv", "jsonl", "txt", "tsv"],
         key=uploader_key,
         on_change=_pairs_upload,
         args=(uploader_key,),
     )
     show_note(st.session_state.get(UPLOAD_NOTE))
-    pairs = nli.parse_pairs(text)
+    pairs, labels = nli.parse_labelled_pairs(text)
     if not 0 <= int(st.session_state.get(PAIR.key) or 0) < len(pairs):
         st.session_state[PAIR.key] = 0
     choice = st.selectbox(
@@ -93,23 +142,31 @@ def _batch() -> tuple[list[tuple[str, str]], int]:
         key=PAIR.key,
         format_func=lambda i: f"{i + 1}. {pairs[i][0][:60]} ||| {pairs[i][1][:60]}",
     )
-    return pairs, min(int(choice or 0), len(pairs) - 1)
+    return pairs, labels, min(int(choice or 0), len(pairs) - 1)
 
 
-def pair_inputs() -> tuple[list[tuple[str, str]], int]:
-    """One pair, or a batch pasted / uploaded; returns the pairs and the one to view.
-
-    Raises InputError for a batch that does not parse (the text stays as typed).
-    """
+def pair_inputs() -> tuple[list[tuple[str, str]], list[int | None], int]:
+    """One pair, or a batch pasted / uploaded; the pairs, their gold labels (None where a pair
+    has none) and the one to view. InputError for a batch that does not parse (the text stays
+    as typed)."""
     init_state(PAIR.key, 0)  # the pair of a batch to view; a link may set it in single mode
     mode = controls.select(MODE, t("nli.mode"), lambda m: t(MODES[m]), widget="segmented")
     if mode != "batch":
-        return _single_pair(), 0
+        return _single_pair(), [None], 0
     return _batch()
 
 
+def _scale() -> float | str:
+    """The untrained view's scale of e: none, sqrt(d), or a temperature."""
+    scale = controls.select(SCALE, t("nli.scale"), lambda s: t(SCALES[s]), help=t("nli.scale.help"))
+    if scale == "temperature":
+        return float(controls.slider(TEMPERATURE, t("nli.temperature")))
+    st.page_link("pages/4_Why_sqrt_d.py", label=t("nli.scale.why"), icon=":material/functions:")
+    return str(scale)
+
+
 def choose(num_layers: int) -> NLIChoice:
-    """Sidebar: embedding source, layer, F, seed and the orientation."""
+    """Sidebar: embedding source, layer, F, scale, seed, orientation (the untrained view)."""
     init_state(LAYER.key, num_layers)
     st.session_state[LAYER.key] = min(int(st.session_state[LAYER.key]), num_layers)
     with st.sidebar:
@@ -119,15 +176,22 @@ def choose(num_layers: int) -> NLIChoice:
         if source == "contextual":
             layer = st.slider(t("nli.layer"), 0, num_layers, key=LAYER.key, persist_state="session")
         f = controls.select(F, t("nli.f"), lambda x: t(FS[x]))
+        scale = _scale()
         seed = controls.number(SEED, t("nli.seed"))
         rows = controls.toggle(ROWS, t("nli.hypothesis_rows"), help=t("nli.hypothesis_rows.help"))
-    return NLIChoice(str(source), int(layer), str(f), int(seed), rows)
+    return NLIChoice(str(source), int(layer), str(f), int(seed), rows, scale)
 
 
 @cache.results(max_entries=32)
 def result(_encoder: Encoder, pairs: tuple[tuple[str, str], ...], choice: NLIChoice) -> NLIResult:
-    """The decomposable attention of every pair (cached on the texts and options)."""
+    """The untrained decomposable attention of every pair (cached on the texts and options)."""
     return align(_encoder, pairs, choice)
+
+
+@cache.results(max_entries=32)
+def verdicts(_classifier: Classifier, path: str, pairs: tuple[tuple[str, str], ...]) -> Verdicts:
+    """The trained classifier's reading of every pair (cached on its checkpoint and the texts)."""
+    return classify(_classifier, pairs)
 
 
 def show_notes(result: NLIResult, index: int) -> None:
@@ -142,15 +206,93 @@ def show_notes(result: NLIResult, index: int) -> None:
         st.warning(t("nli.caveat"))
 
 
-def show_pair(result: NLIResult, index: int, choice: NLIChoice) -> None:
-    """e, both softmax directions, the hard alignment and the aligned pairs of one pair."""
-    view = pair_view(result, index, choice.hypothesis_rows)
+def _number(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else "?"
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """What the classifier is, from its card: data, embedding, sizes, dev and test results."""
+    test, baseline = card.get("test") or {}, card.get("baseline") or {}
+    embedding, training = card.get("embedding") or {}, card.get("training") or {}
+    train = (card.get("data") or {}).get("train") or {}
+    if embedding.get("source") == "static":
+        source = t("nli.card.static")
+    else:
+        source = t("nli.card.layer", layer=embedding.get("layer"))
+    low, high = test.get("ci95") or (None, None)
+    best = training.get("best_epoch")
+    return t(
+        "nli.card.text",
+        file=markdown_literal(str(train.get("file", "?"))),
+        pairs=train.get("pairs", "?"),
+        source=source,
+        scale=card.get("scale", "?"),
+        hidden=(card.get("sizes") or {}).get("hidden", "?"),
+        epochs=best + 1 if isinstance(best, int) else "?",
+        dev=_number(card.get("dev_accuracy")),
+        test=_number(test.get("accuracy")),
+        low=_number(low),
+        high=_number(high),
+        baseline=_number(baseline.get("accuracy")),
+    )
+
+
+def show_verdict(read: Verdicts, index: int, card: dict[str, Any]) -> None:
+    """The three probabilities of the pair on view, the card one click away."""
+    probabilities = read.probabilities[index]
+    best = nli.LABELS[int(probabilities.argmax())]
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    with left:
+        plot(figures.verdict_figure(probabilities, catalogue()), key="nli_verdict")
+    with right:
+        share = f"{float(probabilities.max()):.0%}"
+        label = t(figures.LABEL_KEYS[best])
+        st.metric(t("nli.verdict.metric"), label, share, delta_color="off", delta_arrow="off")
+        with st.popover(t("nli.card.open"), icon=":material/info:"):
+            st.markdown(card_text(card))
+            st.caption(t("nli.card.minilm"))
+
+
+def _pair_charts(
+    view: PairView, keys: tuple[str, str, str, str], hypothesis_rows: bool, text: Catalogue
+) -> dict[str, go.Figure]:
+    hypothesis, premise = text("nli.hypothesis_tokens"), text("nli.premise_tokens")
+    row_name, col_name = (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
+    return figures.alignment_figures(view, row_name, col_name, keys, text)
+
+
+def show_alignments(
+    result: NLIResult, read: Verdicts | None, index: int, choice: NLIChoice
+) -> None:
+    """e, both softmax directions and the hard alignment: trained (left) beside untrained."""
+    text, rows, batch = catalogue(), choice.hypothesis_rows, result.batch
+    untrained = pair_view(batch.alignment, batch.premises, batch.hypotheses, index, rows)
+    figs = _pair_charts(untrained, CHARTS, rows, text)
+    shown = untrained
+    if read is not None:
+        shown = pair_view(read.alignment, read.premises, read.hypotheses, index, rows)
+        figs |= _pair_charts(shown, TRAINED_CHARTS, rows, text)
+        left, right = st.columns(2)
+        left.markdown(f"**{t('nli.trained_heading')}**")
+        right.markdown(f"**{t('nli.untrained_heading')}**")
+        for order in (1, 0, 3, 2):  # weights, e, other direction, hard
+            plot_row(
+                {
+                    TRAINED_CHARTS[order]: figs[TRAINED_CHARTS[order]],
+                    CHARTS[order]: figs[CHARTS[order]],
+                }
+            )
+    else:
+        plot_row({key: figs[key] for key in ("nli_e", "nli_hard")})
+        plot_row({key: figs[key] for key in ("nli_weights", "nli_other")})
+    _aligned_pairs(shown, rows)
+    similarity = f"{float(batch.similarity[index]):.3f}"
+    st.metric(t("nli.similarity"), similarity, help=t("nli.similarity.help"))
+
+
+def _aligned_pairs(view: PairView, hypothesis_rows: bool) -> None:
     hypothesis, premise = t("nli.hypothesis_tokens"), t("nli.premise_tokens")
-    row_name, col_name = (hypothesis, premise) if choice.hypothesis_rows else (premise, hypothesis)
-    figs = figures.alignment_figures(view, row_name, col_name, CHARTS, catalogue())
-    # e above the row-wise weights on the left, the hard alignment above the other direction.
-    plot_row({key: figs[key] for key in ("nli_e", "nli_hard")})
-    plot_row({key: figs[key] for key in ("nli_weights", "nli_other")})
+    row_name, col_name = (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
     st.subheader(t("nli.pairs_heading"))
     frame = pd.DataFrame(
         nli.aligned_pairs(view.weights, view.rows, view.cols),
@@ -161,65 +303,173 @@ def show_pair(result: NLIResult, index: int, choice: NLIChoice) -> None:
         ],
     )
     table(frame, t("nli.pairs_heading"), key="nli_pairs")
-    st.metric(
-        t("nli.similarity"),
-        f"{float(result.batch.similarity[index]):.3f}",
-        help=t("nli.similarity.help"),
-    )
 
 
-def show_compare(result: NLIResult, index: int) -> None:
-    """G's comparisons and the aggregated vectors, labelled as untrained."""
-    al = result.batch.alignment
+def _vector_figures(
+    al: nli.Alignment, premise: list[str], hypothesis: list[str], index: int, prefix: str
+) -> dict[str, go.Figure]:
     la, lb = int(al.lens_a[index]), int(al.lens_b[index])
     text = catalogue()
-    st.info(t("nli.untrained"))
-    a = figures.vectors_figure(
-        al.compare_a[index, :la], t("nli.compare_a"), result.batch.premises[index], text
-    )
-    b = figures.vectors_figure(
-        al.compare_b[index, :lb], t("nli.compare_b"), result.batch.hypotheses[index], text
-    )
-    plot_row({"nli_compare_a": a, "nli_compare_b": b})
+    compare_a, compare_b = al.compare_a[index, :la], al.compare_b[index, :lb]  # (la, g), (lb, g)
     aggregate = torch.stack([al.v_a[index], al.v_b[index]])  # (2, g)
-    plot(
-        figures.vectors_figure(aggregate, t("nli.aggregate"), ["v_A", "v_B"], text), "nli_aggregate"
-    )
+    return {
+        f"{prefix}compare_a": figures.vectors_figure(
+            compare_a, text("nli.compare_a"), premise, text
+        ),
+        f"{prefix}compare_b": figures.vectors_figure(
+            compare_b, text("nli.compare_b"), hypothesis, text
+        ),
+        f"{prefix}aggregate": figures.vectors_figure(
+            aggregate, text("nli.aggregate"), ["v_A", "v_B"], text
+        ),
+    }
 
 
-def show_batch(result: NLIResult, pairs: list[tuple[str, str]]) -> None:
-    """Every pair of the batch with its similarity, as a table and a CSV."""
-    frame = pd.DataFrame(
-        {
-            t("nli.col.premise"): [p for p, _ in pairs],
-            t("nli.col.hypothesis"): [h for _, h in pairs],
-            t("nli.col.tokens"): [
-                f"{len(a)}, {len(b)}"
-                for a, b in zip(result.batch.premises, result.batch.hypotheses, strict=True)
-            ],
-            t("nli.col.similarity"): [round(float(s), 4) for s in result.batch.similarity],
-        }
-    )
+def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
+    """G's comparisons and the aggregated vectors: the trained model's, then the untrained."""
+    batch = result.batch
+    premise, hypothesis = batch.premises[index], batch.hypotheses[index]
+    untrained = _vector_figures(batch.alignment, premise, hypothesis, index, "nli_")
+    if read is not None:
+        premise, hypothesis = read.premises[index], read.hypotheses[index]
+        trained = _vector_figures(read.alignment, premise, hypothesis, index, "nli_trained_")
+        st.caption(t("nli.compare_trained"))
+        plot_row({key: trained[key] for key in ("nli_trained_compare_a", "nli_trained_compare_b")})
+        plot(trained["nli_trained_aggregate"], "nli_trained_aggregate")
+    with st.expander(t("nli.untrained_compare_heading"), expanded=read is None):
+        st.info(t("nli.untrained"))
+        plot_row({key: untrained[key] for key in ("nli_compare_a", "nli_compare_b")})
+        plot(untrained["nli_aggregate"], "nli_aggregate")
+
+
+def batch_columns(
+    result: NLIResult,
+    read: Verdicts | None,
+    pairs: list[tuple[str, str]],
+    labels: list[int | None],
+) -> dict[str, list[Any]]:
+    """The batch table's columns: texts, token counts, similarity, gold label, verdict and the
+    three probabilities."""
+    batch = result.batch
+    columns: dict[str, list[Any]] = {
+        t("nli.col.premise"): [p for p, _ in pairs],
+        t("nli.col.hypothesis"): [h for _, h in pairs],
+        t("nli.col.tokens"): [
+            f"{len(a)}, {len(b)}" for a, b in zip(batch.premises, batch.hypotheses, strict=True)
+        ],
+        t("nli.col.similarity"): [round(float(s), 4) for s in batch.similarity],
+    }
+    if any(label is not None for label in labels):
+        gold = ["" if label is None else nli.LABELS[label] for label in labels]
+        columns[t("nli.col.gold")] = gold
+    if read is not None:
+        verdict = [nli.LABELS[int(i)] for i in read.probabilities.argmax(-1)]
+        columns[t("nli.col.verdict")] = verdict
+        for k, label in enumerate(nli.LABELS):
+            column = [round(float(p[k]), 4) for p in read.probabilities]
+            columns[t("nli.col.probability", label=label)] = column
+    return columns
+
+
+def show_batch(
+    result: NLIResult,
+    read: Verdicts | None,
+    pairs: list[tuple[str, str]],
+    labels: list[int | None],
+) -> None:
+    """Every pair of the batch with its verdict, as a table and a CSV; the accuracy and a
+    confusion matrix over the pairs that carry a gold label."""
     st.subheader(t("nli.batch_heading"))
+    frame = pd.DataFrame(batch_columns(result, read, pairs, labels))
     table(frame, t("nli.batch_heading"), key="nli_batch", hide_index=False)
+    scored = score(read.probabilities, labels) if read is not None else None
+    if scored is None:
+        return
+    of = t("nli.batch_accuracy.of", correct=scored.correct, total=scored.labelled)
+    accuracy = f"{scored.accuracy:.1%}"
+    st.metric(t("nli.batch_accuracy"), accuracy, of, delta_color="off", delta_arrow="off")
+    figure = figures.confusion_figure(scored.confusion, t("nli.batch_confusion"), catalogue())
+    plot(figure, "nli_batch_confusion")
+
+
+def show_learned(card: dict[str, Any]) -> None:
+    """What the model learned: the test confusion matrix, the test pairs it gets wrong, and the
+    hypothesis-only baseline (a model that never sees the premise)."""
+    test = card.get("test")
+    baseline = card.get("baseline") or {}
+    if not isinstance(test, dict) or not isinstance(baseline, dict):
+        return
+    with st.expander(t("nli.learned_heading")):
+        st.markdown(
+            t(
+                "nli.learned_text",
+                accuracy=f"{test['accuracy']:.1%}",
+                pairs=test["pairs"],
+                baseline=f"{baseline.get('accuracy', float('nan')):.1%}",
+            )
+        )
+        title = t("nli.learned_confusion")
+        plot(
+            figures.confusion_figure(test["confusion"], title, catalogue()), "nli_learned_confusion"
+        )
+        mistakes = pd.DataFrame(test.get("mistakes", []))
+        if not mistakes.empty:
+            names = {
+                "premise": t("nli.col.premise"),
+                "hypothesis": t("nli.col.hypothesis"),
+                "label": t("nli.col.gold"),
+                "predicted": t("nli.col.verdict"),
+                "probabilities": t("nli.col.probabilities"),
+            }
+            mistakes = mistakes.rename(columns=names)
+            st.markdown(f"**{t('nli.learned_mistakes')}**")
+            table(mistakes, t("nli.learned_mistakes"), key="nli_mistakes")
+
+
+def choose_classifier() -> None:
+    """Sidebar: the default checkpoint or a model this session trained or loaded (shown only
+    when there is one; attnviz.app.jobs keeps them)."""
+    models = list(jobs.session_models())
+    if not models:
+        return
+    options = ["", *models]
+    if st.session_state.get(jobs.MODEL_CHOICE) not in options:
+        st.session_state[jobs.MODEL_CHOICE] = ""
+    st.sidebar.selectbox(
+        t("nli.classifier"),
+        options,
+        key=jobs.MODEL_CHOICE,
+        format_func=lambda name: (
+            t("nli.classifier.session", name=name) if name else t("nli.classifier.default")
+        ),
+    )
 
 
 def show() -> None:
     links.restore_link(LINK, page="nli")
     model = encoder()
+    choose_classifier()
+    trained, path = classifier()
     choice = choose(model.num_layers)
     links.publish_link(LINK)
     try:
-        pairs, index = pair_inputs()
+        pairs, labels, index = pair_inputs()
         with st.spinner(t("model.computing")):
             aligned = result(model, tuple(pairs), choice)
+            read = verdicts(trained, path, tuple(pairs)) if trained is not None else None
     except ValueError as err:
         show_error(err)
         return
     show_notes(aligned, index)
-    show_pair(aligned, index, choice)
+    if read is not None and trained is not None:
+        show_verdict(read, index, trained.card)
+    else:
+        st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
+    show_alignments(aligned, read, index, choice)
     st.subheader(t("nli.compare_heading"))
-    show_compare(aligned, index)
+    show_compare(aligned, read, index)
     if len(pairs) > 1:
-        show_batch(aligned, pairs)
+        show_batch(aligned, read, pairs, labels)
+    if trained is not None:
+        show_learned(trained.card)
     links.share_panel(LINK, key="nli")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from attnviz.app import sentences
 from attnviz.encoder import MAX_TOKENS
 from attnviz.lessons.nli import view as nli_view
 from tests.apptest import chart, open_page, texts_of, z_of
+from tests.plotly_data import decode
 
 NLI, MODEL = "pages/7_NLI_alignment.py", "pages/8_Model_attention.py"
 
@@ -18,7 +21,7 @@ def test_nli_default_matches_the_backend(encoder):
     at = open_page(NLI)
     tokens_a, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     tokens_b, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
-    expected = nli.decomposable_attention(a, b, lens_a, lens_b)
+    expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
     np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
     np.testing.assert_allclose(z_of(at, "nli_e"), expected.e[0].T, rtol=1e-4, atol=1e-4)
     spec = chart(at, "nli_weights")
@@ -35,7 +38,7 @@ def test_nli_orientation_toggle_swaps_to_beta(encoder):
     assert not at.exception, [e.value for e in at.exception]
     _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
-    expected = nli.decomposable_attention(a, b, lens_a, lens_b)
+    expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
     np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_beta[0], rtol=1e-4)
     assert chart(at, "nli_weights")["layout"]["yaxis"]["ticktext"] == ["i", "do", "need", "sleep"]
 
@@ -47,7 +50,7 @@ def test_nli_changed_pair_and_source(encoder):
     assert not at.exception, [e.value for e in at.exception]
     _, a, lens_a = nli.sentence_embeddings(encoder, ["A cat sleeps"], source="static")
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"], source="static")
-    expected = nli.decomposable_attention(a, b, lens_a, lens_b)
+    expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
     np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
 
 
@@ -86,10 +89,9 @@ def test_nli_batch_with_padding_matches_pairs_alone(encoder):
     premise, hypothesis = pairs[1]
     _, a, lens_a = nli.sentence_embeddings(encoder, [premise])
     _, b, lens_b = nli.sentence_embeddings(encoder, [hypothesis])
-    alone = nli.decomposable_attention(a, b, lens_a, lens_b)
+    alone = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
     np.testing.assert_allclose(z_of(at, "nli_weights"), alone.weights_alpha[0], rtol=1e-4)
-    assert len(at.dataframe) == 2  # the aligned pairs and the batch table
-    assert len(at.dataframe[1].value) == len(pairs)
+    assert len(at.dataframe[1].value) == len(pairs)  # [0] is the aligned pairs
 
 
 def test_nli_batch_bad_line_is_an_error():
@@ -98,3 +100,113 @@ def test_nli_batch_bad_line_is_an_error():
     at.text_area(key=nli_view.BATCH.key).input("a premise without a hypothesis").run()
     assert not at.exception
     assert "Line 1" in at.error[0].value
+
+
+@pytest.fixture(scope="module")
+def trained(encoder):
+    return nli.load_classifier(encoder=encoder)
+
+
+def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
+    at = open_page(NLI)
+    probabilities = trained.predict([("I do need sleep", "I am tired")])[0]
+    verdict = next(m for m in at.metric if m.label == "Verdict")
+    assert verdict.value == nli.LABELS[int(probabilities.argmax())]
+    bars = chart(at, "nli_verdict")["data"][0]
+    np.testing.assert_allclose(decode(bars["x"]), probabilities.numpy(), rtol=1e-5)
+    card = nli_view.card_text(trained.card)
+    assert f"{trained.card['test']['accuracy']:.3f}" in card
+    assert any(card in str(m.value) for m in at.markdown)
+    assert "SNLI and MultiNLI" in " ".join(str(c.value) for c in at.caption)
+    read = trained.read([("I do need sleep", "I am tired")])
+    np.testing.assert_allclose(
+        z_of(at, "nli_trained_weights"), read.alignment.weights_alpha[0], rtol=1e-4, atol=1e-6
+    )
+    np.testing.assert_allclose(z_of(at, "nli_trained_e"), read.alignment.e[0].T, rtol=1e-4)
+
+
+def test_nli_verdict_follows_the_hypothesis(trained):
+    at = open_page(NLI)
+    for hypothesis in ("A man is sleeping.", "Nobody is tired at all today."):
+        at.text_area(key=nli_view.HYPOTHESIS.key).input(hypothesis).run()
+        assert not at.exception, [e.value for e in at.exception]
+        probabilities = trained.predict([("I do need sleep", hypothesis)])[0]
+        bars = chart(at, "nli_verdict")["data"][0]
+        np.testing.assert_allclose(decode(bars["x"]), probabilities.numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize(("scale", "value"), [("none", "none"), ("temperature", 10.0)])
+def test_nli_scale_control_divides_e(encoder, scale, value):
+    at = open_page(NLI)
+    at.selectbox(key=nli_view.SCALE.key).set_value(scale).run()
+    assert not at.exception, [e.value for e in at.exception]
+    _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
+    _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
+    expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale=value)
+    np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
+
+
+LABELLED = (
+    "A man sleeps on a bench. ||| A man is awake. ||| contradiction\n"
+    "A dog runs across a field. ||| An animal is moving. ||| entailment\n"
+    "A woman sings on a stage. ||| The woman is a professional. ||| neutral\n"
+    "Two kids play chess. ||| Children are playing a game."
+)
+
+
+def test_nli_batch_with_gold_labels_shows_accuracy_and_confusion(trained):
+    at = open_page(NLI)
+    at.get("button_group")[0].set_value("batch").run()
+    at.text_area(key=nli_view.BATCH.key).input(LABELLED).run()
+    assert not at.exception, [e.value for e in at.exception]
+    pairs, labels = nli.parse_labelled_pairs(LABELLED)
+    predicted = trained.predict(pairs).argmax(-1).tolist()
+    correct = sum(p == g for p, g in zip(predicted[:3], labels[:3], strict=True))
+    accuracy = next(m for m in at.metric if m.label == "Accuracy on the labelled pairs")
+    assert accuracy.value == f"{correct / 3:.1%}"
+    confusion = z_of(at, "nli_batch_confusion")
+    assert confusion.sum() == 3 and np.trace(confusion) == correct
+    frame = at.dataframe[1].value
+    assert list(frame["gold label"]) == ["contradiction", "entailment", "neutral", ""]
+    assert list(frame["verdict"]) == [nli.LABELS[i] for i in predicted]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        (
+            "pairs.jsonl",
+            b'{"sentence1": "A.", "sentence2": "B.", "gold_label": "maybe"}\n',
+            "Line 1",
+        ),
+        ("pairs.csv", b"premise,hypothesis,label\nA cat.,A pet.,perhaps\n", "perhaps"),
+        ("pairs.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8 text"),
+        ("pairs.jsonl", b"\n\n", "no pairs"),
+    ],
+)
+def test_nli_bad_upload_gives_a_message_and_keeps_the_batch(name, data, message):
+    at = open_page(NLI)
+    at.get("button_group")[0].set_value("batch").run()
+    at.text_area(key=nli_view.BATCH.key).input(LABELLED).run()
+    at.file_uploader(key="nli_upload").set_value((name, data, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert message in texts_of(at)
+    assert at.text_area(key=nli_view.BATCH.key).value == LABELLED
+
+
+def test_nli_snli_upload_fills_the_batch_with_its_labels(trained):
+    at = open_page(NLI)
+    at.get("button_group")[0].set_value("batch").run()
+    rows = [
+        ("A boy kicks a ball.", "A child plays.", "entailment"),
+        ("A girl reads.", "She is asleep.", "-"),
+        ("A girl reads.", "She is asleep.", "contradiction"),
+    ]
+    rows = [json.dumps({"sentence1": p, "sentence2": h, "gold_label": g}) for p, h, g in rows]
+    data = "\n".join(rows).encode()
+    at.file_uploader(key="nli_upload").set_value(("dev.jsonl", data, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(s.value) for s in at.success)
+    assert "Loaded 2 pairs from dev.jsonl. 1 rows without a gold label (-) were skipped." in said
+    frame = at.dataframe[1].value
+    assert list(frame["gold label"]) == ["entailment", "contradiction"]

@@ -1,0 +1,76 @@
+"""The training page's data: the shipped pairs or an uploaded file, split and capped, as rows a
+job trains on (no streamlit, no plotly; torch is not needed here)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from attnviz import nli_checkpoint, nli_data
+from attnviz.errors import InputError
+from attnviz.nli_jobs import Row
+
+SEED = 2026  # the dev split of an upload and the sample of training pairs
+DEV_SHARE = 0.1
+MIN_DEV = 10
+MAX_UPLOAD_BYTES = 8_000_000  # as the other uploads (parsing.MAX_FILE_BYTES)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Training and dev rows, where they came from, and what reading them skipped."""
+
+    train: list[Row]
+    dev: list[Row]
+    data: dict[str, dict[str, Any]] = field(default_factory=dict)  # the card's data section
+    unlabelled: int = 0
+    bad: int = 0
+    first_error: str = ""
+
+
+def _rows(examples: list[nli_data.Example]) -> list[Row]:
+    return [(e.premise, e.hypothesis, e.label) for e in examples]
+
+
+def shipped() -> Prepared:
+    """The shipped train and dev splits (data/nli/)."""
+    sets = {}
+    for name in ("train", "dev"):
+        path = nli_checkpoint.DATA_DIR / f"{name}.jsonl"
+        examples, _ = nli_data.read_file(path)
+        sets[name] = _rows(list(examples))
+    data = {
+        name: {"file": f"{name}.jsonl", "sha256": nli_checkpoint.sha256_of(
+            nli_checkpoint.DATA_DIR / f"{name}.jsonl")}
+        for name in sets
+    }  # fmt: skip
+    return Prepared(sets["train"], sets["dev"], data)
+
+
+def uploaded(data: bytes, name: str) -> Prepared:
+    """An uploaded labelled file, a tenth of it (at least MIN_DEV pairs) held out as dev."""
+    examples, summary = nli_data.read_bytes(data, name, MAX_UPLOAD_BYTES)
+    rows = _rows(examples)
+    if len(rows) < 2 * MIN_DEV:
+        raise InputError("job_too_few", found=len(rows), limit=2 * MIN_DEV)
+    order = list(range(len(rows)))
+    random.Random(SEED).shuffle(order)
+    held = max(MIN_DEV, round(len(rows) * DEV_SHARE))
+    dev = [rows[i] for i in sorted(order[:held])]
+    train = [rows[i] for i in sorted(order[held:])]
+    first = ""
+    if summary.errors:
+        line, err = summary.errors[0]
+        first = f"line {line}: {err}"
+    source = {"file": name, "sha256": nli_checkpoint.sha256_bytes(data), "split": "90/10"}
+    return Prepared(train, dev, {"train": source, "dev": source}, summary.unlabelled,
+                    summary.bad, first)  # fmt: skip
+
+
+def sample(rows: list[Row], limit: int) -> list[Row]:
+    """At most `limit` rows, a seeded sample in file order when there are more."""
+    if len(rows) <= limit:
+        return rows
+    chosen = sorted(random.Random(SEED).sample(range(len(rows)), limit))
+    return [rows[i] for i in chosen]
