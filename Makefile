@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8501
 
-.PHONY: run test lint test-fast bench load chromium clean train-nli
+.PHONY: run serve test lint test-fast bench load chromium haproxy clean train-nli
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,18 @@ $(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
+# A personal copy: this machine only. `make serve` is the one for a class.
 run: $(RUN_STAMP)
-	$(VENV)/bin/streamlit run dashboard.py --server.port $(PORT)
+	$(VENV)/bin/streamlit run dashboard.py --server.address 127.0.0.1 --server.port $(PORT)
+
+# For a class: every interface, one process or REPLICAS behind HAProxy (attnviz/serve.py).
+REPLICAS ?= 1
+HOST ?= 0.0.0.0
+serve: $(RUN_STAMP) $(if $(filter-out 1,$(REPLICAS)),haproxy)
+	$(PY) -m attnviz.serve --replicas $(REPLICAS) --host $(HOST) --port $(PORT)
+
+haproxy:
+	@bash scripts/ensure_haproxy.sh
 
 chromium:
 	@bash scripts/ensure_chromium.sh
@@ -42,7 +52,7 @@ lint: $(DEV_STAMP)
 # and the load test need the machine to themselves.
 PYTEST_FAST := $(PY) -m pytest -m "not e2e" -n 2 --dist loadfile
 
-test: $(DEV_STAMP) chromium lint
+test: $(DEV_STAMP) chromium haproxy lint
 	$(PYTEST_FAST)
 	$(PY) -m pytest -m e2e
 

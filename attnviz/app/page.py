@@ -9,6 +9,7 @@ imports start.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from pathlib import Path
 
@@ -66,9 +67,33 @@ def setup(name: str) -> Lesson:
         st.toast(markdown_literal(t("lang.notice_unknown", lang=str(requested)[:20])))
     st.session_state[LANG] = lang
     _sidebar()
+    failover_notice()
     st.title(t(lesson.title))
     st.markdown(t(lesson.intro))
     return lesson
+
+
+FAILOVER_SHOWN = "failover_shown"
+
+
+def failover_notice() -> None:
+    """Behind `make serve REPLICAS=N`: when the browser reconnected here with a session this
+    replica never had (its replica stopped and HAProxy sent the browser on), say once what
+    came back from the link and what was lost."""
+    if not os.environ.get("ATTNVIZ_REPLICA") or st.session_state.get(FAILOVER_SHOWN):
+        return
+    st.session_state[FAILOVER_SHOWN] = True
+    # Streamlit's client names the session it reconnects to as the third entry of the
+    # websocket's subprotocol header; a first visit names none.
+    entries = [
+        e.strip() for e in (st.context.headers.get("Sec-Websocket-Protocol") or "").split(",")
+    ]
+    earlier = entries[2] if len(entries) >= 3 else ""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if earlier and ctx is not None and earlier != ctx.session_id:
+        st.warning(t("app.failover"), icon=":material/sync_problem:")
 
 
 def _sidebar() -> None:

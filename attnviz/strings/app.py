@@ -52,6 +52,12 @@ EN: dict[str, str] = {
     "links.load_not_object": "it must hold one JSON object of settings",
     "links.load_bad": "these settings have values this page cannot use: {names}",
     "links.load_too_big": "it has {size} bytes, at most {limit} are allowed",
+    "app.failover": (
+        "The server this page was on stopped, and you are now on another one. Your settings came "
+        "back from the page's link; what a link cannot hold is lost: uploaded files, matrices "
+        "loaded from a state file, text too long for a link, and NLI models trained or loaded "
+        "in the earlier session."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -102,4 +108,9 @@ KO: dict[str, str] = {
     "links.load_not_object": "설정을 담은 JSON 객체 하나여야 합니다",
     "links.load_bad": "이 설정들에 이 페이지에서 쓸 수 없는 값이 있습니다: {names}",
     "links.load_too_big": "크기가 {size}바이트입니다. 최대 {limit}바이트까지 허용됩니다",
+    "app.failover": (
+        "이 페이지가 연결되어 있던 서버가 멈춰서 지금은 다른 서버에 연결되었습니다. 설정은 페이지의 "
+        "링크에서 되살렸지만, 링크에 담을 수 없는 것은 사라졌습니다: 올린 파일, 상태 파일에서 불러온 "
+        "행렬, 링크에 담기에 너무 긴 텍스트, 이전 세션에서 학습하거나 불러온 NLI 모델."
+    ),
 }

@@ -1,0 +1,184 @@
+"""Serve attnviz for a class: one app process, or N replicas behind HAProxy.
+
+    python -m attnviz.serve [--replicas N] [--host 0.0.0.0] [--port 8501]
+
+`make serve REPLICAS=N PORT=...` runs this. It binds every interface by default (a class on
+one network reaches it; `make run` stays on 127.0.0.1 for a personal copy) and says so.
+
+With N > 1 the replicas listen on 127.0.0.1, ports port + 1 .. port + N, and HAProxy (Debian's
+`haproxy` package) listens on host:port in front of them:
+- cookie stickiness (ATTNVIZ_REPLICA): a session's websocket, its media (downloads) and its
+  uploads all reach the replica that holds the session;
+- health checks on /_stcore/health; a replica that dies is taken out, and its users' browsers
+  reconnect to another (`option redispatch`), where the page restores their settings from the
+  URL and says what was lost (attnviz.app.page.failover_notice);
+- one `server.cookieSecret` for every replica, generated for this run and handed over in the
+  environment: it is never written to a file or a command line.
+
+The generated HAProxy configuration lives in a temporary folder for the run; `--check` writes
+it and runs `haproxy -c` on it instead of serving. The process prints one line per replica
+(`replica r1 pid 1234 port 8502`) and stops them all on Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COOKIE = "ATTNVIZ_REPLICA"  # HAProxy's stickiness cookie; its value names the replica
+REPLICA_ENV = "ATTNVIZ_REPLICA"  # each replica's own name, for the failover notice
+HAPROXY = os.environ.get("ATTNVIZ_HAPROXY", "haproxy")
+CONFIG = """\
+global
+    maxconn 4000
+
+defaults
+    mode http
+    option http-server-close
+    option redispatch
+    retries 2
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+    timeout tunnel 1h
+    timeout http-request 30s
+
+frontend attnviz
+    bind {host}:{port}
+    default_backend replicas
+
+backend replicas
+    balance leastconn
+    cookie {cookie} insert nocache httponly attr "SameSite=Lax"
+    option httpchk GET /_stcore/health
+    http-check expect status 200
+{servers}
+"""
+
+
+def haproxy_config(host: str, port: int, replica_ports: list[int]) -> str:
+    """HAProxy's configuration for replicas on 127.0.0.1 at `replica_ports`."""
+    servers = "\n".join(
+        f"    server r{i} 127.0.0.1:{p} check inter 1s fall 2 rise 2 cookie r{i}"
+        for i, p in enumerate(replica_ports, start=1)
+    )
+    return CONFIG.format(host=host, port=port, cookie=COOKIE, servers=servers)
+
+
+def streamlit_command(host: str, port: int) -> list[str]:
+    return [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
+        "--server.headless", "true", "--server.address", host, "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
+def healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not healthy(url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not become healthy")
+        time.sleep(0.1)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Serve attnviz (attnviz.serve).")
+    parser.add_argument("--replicas", type=int, default=1, help="app processes (HAProxy if > 1)")
+    parser.add_argument("--host", default="0.0.0.0", help="interface to bind (0.0.0.0: all)")
+    parser.add_argument("--port", type=int, default=8501)
+    parser.add_argument("--check", action="store_true", help="write the HAProxy file, haproxy -c")
+    args = parser.parse_args(argv)
+    if args.replicas < 1:
+        parser.error("--replicas must be at least 1")
+    return args
+
+
+def _where(host: str, port: int) -> str:
+    if host in ("0.0.0.0", "::"):
+        return f"every interface, port {port} (http://<this machine's address>:{port})"
+    return f"http://{host}:{port}"
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Start the replicas (and HAProxy), print where, wait until stopped or one of them ends."""
+    env = os.environ | {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+    if args.replicas == 1 and not args.check:
+        print(f"attnviz: serving on {_where(args.host, args.port)}", flush=True)
+        return subprocess.call(streamlit_command(args.host, args.port), cwd=ROOT, env=env)
+    if shutil.which(HAPROXY) is None:
+        print("error: haproxy is missing: apt-get install haproxy", file=sys.stderr)
+        return 2
+    ports = [args.port + i for i in range(1, args.replicas + 1)]
+    with tempfile.TemporaryDirectory(prefix="attnviz-serve-") as folder:
+        config = Path(folder) / "haproxy.cfg"
+        config.write_text(haproxy_config(args.host, args.port, ports))
+        if args.check:
+            return subprocess.call([HAPROXY, "-c", "-f", str(config)])
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            for i, port in enumerate(ports, start=1):
+                replica = env | {REPLICA_ENV: f"r{i}"}
+                process = subprocess.Popen(streamlit_command("127.0.0.1", port), cwd=ROOT,
+                                           env=replica)  # fmt: skip
+                processes.append(process)
+                print(f"replica r{i} pid {process.pid} port {port}", flush=True)
+            for port, process in zip(ports, processes, strict=True):
+                wait_healthy(f"http://127.0.0.1:{port}", process)
+            balancer = subprocess.Popen([HAPROXY, "-db", "-f", str(config)])
+            processes.append(balancer)
+            local = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+            wait_healthy(f"http://{local}:{args.port}", balancer, timeout=30)  # checks passed
+            print(f"attnviz: {args.replicas} replicas behind HAProxy on "
+                  f"{_where(args.host, args.port)}", flush=True)  # fmt: skip
+            return _wait(balancer)
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
+            for process in processes:
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
+def _wait(balancer: subprocess.Popen[bytes]) -> int:
+    """Until SIGTERM / Ctrl-C or HAProxy ends (a replica that dies is HAProxy's to route around)."""
+    stop = {"now": False}
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        while not stop["now"] and balancer.poll() is None:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    return 0 if balancer.poll() is None else int(balancer.returncode or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return serve(_arguments(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
