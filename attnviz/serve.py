@@ -127,6 +127,7 @@ def serve(args: argparse.Namespace) -> int:
         print("error: haproxy is missing: apt-get install haproxy", file=sys.stderr)
         return 2
     ports = [args.port + i for i in range(1, args.replicas + 1)]
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped while starting: still stop every child
     with tempfile.TemporaryDirectory(prefix="attnviz-serve-") as folder:
         config = Path(folder) / "haproxy.cfg"
         config.write_text(haproxy_config(args.host, args.port, ports))
@@ -160,20 +161,18 @@ def serve(args: argparse.Namespace) -> int:
                     process.kill()
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _wait(balancer: subprocess.Popen[bytes]) -> int:
     """Until SIGTERM / Ctrl-C or HAProxy ends (a replica that dies is HAProxy's to route around)."""
-    stop = {"now": False}
-
-    def on_signal(signum: int, frame: object) -> None:
-        stop["now"] = True
-
-    signal.signal(signal.SIGTERM, on_signal)
     try:
-        while not stop["now"] and balancer.poll() is None:
+        while balancer.poll() is None:
             time.sleep(0.2)
     except KeyboardInterrupt:
-        pass
-    return 0 if balancer.poll() is None else int(balancer.returncode or 0)
+        return 0
+    return int(balancer.returncode or 0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,24 @@ def test_no_cookie_secret_is_committed_and_make_run_is_local():
     run = makefile[makefile.index("\nrun:") :].split("\n\n")[0]
     assert "--server.address 127.0.0.1" in run
     assert "--host $(HOST)" in makefile and "HOST ?= 0.0.0.0" in makefile
+
+
+def test_stopping_serve_while_it_starts_stops_every_replica():
+    haproxy()
+    command = [sys.executable, "-m", "attnviz.serve", "--replicas", "2", "--host", "127.0.0.1",
+               "--port", "18650"]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    pids = []
+    for line in server.stdout:
+        found = re.match(r"replica r\d pid (\d+)", line)
+        if found:
+            pids.append(int(found.group(1)))
+        if len(pids) == 2:
+            break
+    server.send_signal(signal.SIGTERM)  # the replicas are still loading
+    assert server.wait(timeout=60) == 0 or server.returncode is not None
+    for pid in pids:
+        assert (
+            not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        )
