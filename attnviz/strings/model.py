@@ -54,7 +54,9 @@ EN: dict[str, str] = {
     ),
     "model.queries": "Attending token (query)",
     "model.keys": "Attended token (key)",
-    "model.grid_click": "Click a thumbnail to enlarge that layer's head above.",
+    "model.grid_click": (
+        "Layer {layer}, head {head} is enlarged above. Click a thumbnail to enlarge another."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -109,5 +111,8 @@ KO: dict[str, str] = {
     ),
     "model.queries": "어텐션하는 토큰 (쿼리)",
     "model.keys": "어텐션을 받는 토큰 (키)",
-    "model.grid_click": "썸네일을 누르면 그 층의 헤드가 위에 크게 나타납니다.",
+    "model.grid_click": (
+        "위에 크게 보이는 것은 {layer}층 {head}번 헤드입니다. 썸네일을 누르면 다른 헤드가 크게 "
+        "나타납니다."
+    ),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from plotly.subplots import make_subplots
 
 from attnviz.attention import attend, causal_mask
 from attnviz.figures import grid, labels
@@ -142,6 +143,30 @@ def test_query_breakdown_adds_up(result):
 def test_pipeline_figure_names_every_step():
     texts = [a.text for a in en.pipeline_figure().layout.annotations if a.text]
     assert any("softmax" in text for text in texts) and len(texts) == 7
+
+
+def test_head_grid_lays_out_its_thumbnails_as_plotly_make_subplots_does():
+    attn = torch.rand(6, 12, 4, 4).softmax(-1)
+    fig = grid.head_grid(attn, title="m", layer_label="layer", head_label="head", selected=(2, 5))
+    peer = make_subplots(rows=6, cols=12, horizontal_spacing=grid.H_SPACING,
+                         vertical_spacing=grid.V_SPACING,
+                         column_titles=[f"head {h}" for h in range(12)],
+                         row_titles=[f"layer {la}" for la in range(6)])  # fmt: skip
+    for index in range(1, 73):
+        suffix = "" if index == 1 else str(index)
+        for axis in ("xaxis", "yaxis"):
+            ours, theirs = fig.layout[axis + suffix], peer.layout[axis + suffix]
+            np.testing.assert_allclose(ours.domain, theirs.domain, atol=1e-12)
+            assert ours.anchor == theirs.anchor
+        heat = fig.data[index - 1]
+        assert (heat.xaxis, heat.yaxis) == (f"x{suffix}", f"y{suffix}")
+    assert fig.layout.yaxis.autorange == "reversed"
+    framed = [name for name in fig.layout if name.startswith("xaxis") and fig.layout[name].showline]
+    assert framed == [f"xaxis{2 * 12 + 5 + 1}"]
+    for ours, theirs in zip(fig.layout.annotations, peer.layout.annotations, strict=True):
+        for name in ("text", "xanchor", "yanchor", "xref", "yref", "textangle"):
+            assert ours[name] == theirs[name], name
+        assert ours.x == pytest.approx(theirs.x) and ours.y == pytest.approx(theirs.y)
 
 
 def test_head_grid_has_one_thumbnail_per_head_and_pools_large_ones():

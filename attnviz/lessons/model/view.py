@@ -95,19 +95,16 @@ def encode_pair(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
 
 @cache.figures
 def grid_figure(
-    texts: tuple[str, ...],
-    view: tuple[bool, bool, str],
-    selected: tuple[int, int],
-    text: Catalogue,
-    _attn: torch.Tensor,
+    texts: tuple[str, ...], view: tuple[bool, bool, str], text: Catalogue, _attn: torch.Tensor
 ) -> go.Figure:
-    """The model view, cached on what `_attn` was made from: 72 subplots take 0.4 s to build."""
+    """The model view, cached on what `_attn` was made from. It does not frame the chosen head:
+    the same figure is sent again, and Chromium keeps the drawn one (a changed one, even a
+    frame, is drawn anew: 72 subplots take 1.3 to 2 s)."""
     return head_grid(
         _attn,
         title=text("model.grid_title"),
         layer_label=text("fig.layer"),
         head_label=text("fig.head"),
-        selected=selected,
         selectable=True,
     )
 
@@ -151,11 +148,10 @@ def show_model(encoded: Encoded, choice: ModelChoice) -> None:
     show_heads(attn, rows, cols, choice)
     st.caption(t("model.tokens", count=len(encoded.tokens)))
     view = (choice.hide_specials, choice.merge_words, choice.block)
-    selected = (choice.layer, choice.head)
-    fig = grid_figure(tuple(encoded.texts), view, selected, catalogue(), attn)
+    fig = grid_figure(tuple(encoded.texts), view, catalogue(), attn)
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(fig, key=GRID, on_select=on_click)
-    st.caption(t("model.grid_click"))
+    st.caption(t("model.grid_click", layer=choice.layer, head=choice.head))
 
 
 def show() -> None:

@@ -32,6 +32,9 @@ def test_model_page_matches_the_model(encoder):
     at.selectbox(key=model_view.HEAD.key).set_value(7).run()
     np.testing.assert_allclose(z_of(at, "view_head"), encoded.attentions[3, 7], atol=1e-5)
     assert chart(at, "view_head")["layout"]["yaxis"]["ticktext"][:2] == ["[CLS]", "i"]
+    # The grid is sent unchanged, so that Chromium keeps it drawn; the caption names the head.
+    assert chart(at, "view_grid") == grid
+    assert "Layer 3, head 7 is enlarged above" in " ".join(c.value for c in at.caption)
 
 
 def test_model_page_block_and_specials(encoder):
