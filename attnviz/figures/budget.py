@@ -24,9 +24,11 @@ Encoding = Literal["full", "compact", "image"]
 
 MAX_FIGURE_BYTES = 2_000_000  # the most one figure may send to the browser
 # Per-cell hover text costs ~115 bytes a cell in JSON (query, key, score, weight, "masked":
-# Plotly writes each "<br>" as 14 bytes), so a 96 x 96 masked heatmap with two hover values
-# sends ~1.15 MB and builds in ~0.1 s; 128 x 128 would pass 2 MB.
-FULL_CELL_LIMIT = 96 * 96
+# Plotly writes each "<br>" as 14 bytes): a 64 x 64 heatmap sends ~0.8 MB, and the Playground's
+# three took 0.3 s more to redraw in Chromium than compact ones (benchmarks/bench_controls.py).
+# Up to 60 x 60 (~0.4 MB each; the kernel page's 50 x 50 weights among them) they are sent in
+# full.
+FULL_CELL_LIMIT = 60 * 60
 HOVER_BYTES_LIMIT = 1_200_000  # beyond it (long labels) a "full" matrix is sent compact
 # float32 costs ~6.5 bytes a cell: 0.42 MB at 256 x 256, which Chromium draws in ~50 ms; at
 # 512 x 512 it is 1.4 MB (~80 ms) and at 2048 x 2048 23 MB (~0.8 s, 2.4 s through Streamlit),

@@ -22,10 +22,11 @@ from attnviz.i18n import Catalogue
 NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and columns
 MASK_MARK = "×"
 TICKS_NAMED = 24  # numbered labels (q0, q1, ...) get a tick each up to this many
-# The click overlay is one SVG point a cell: Chromium spends ~40 us a point drawing it (0.19 s
-# at 64 x 64, 0.67 s at 128 x 128), and it repeats the hover text (+0.47 MB at 64 x 64).
-# Beyond 64 a side, cells of a ~400 px plot are under 7 px: too small to aim at anyway.
-SELECT_CELL_LIMIT = 64 * 64
+# The click overlay is one SVG point a cell, and Plotly redraws every point at each change: the
+# Playground's three 64 x 64 overlays took 2.3 s of a 3.3 s repaint in Chromium (benchmarks/
+# bench_controls.py). Beyond 32 a side, where a cell of a ~400 px plot is under 13 px, the
+# query is picked in the breakdown's selector instead.
+SELECT_CELL_LIMIT = 32 * 32
 # The × marks and cell gaps only where a cell is large enough to hold them (~15 px at 32).
 MARK_LIMIT = 32
 

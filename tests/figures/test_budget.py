@@ -67,9 +67,10 @@ def payload(fig: go.Figure) -> int:
     ("shape", "encoding"),
     [
         ((4, 4), "full"),
-        ((96, 96), "full"),
-        ((2048, 4), "full"),
-        ((97, 96), "compact"),
+        ((60, 60), "full"),
+        ((900, 4), "full"),
+        ((61, 60), "compact"),
+        ((64, 64), "compact"),
         ((200, 200), "compact"),
         ((256, 256), "compact"),
         ((257, 256), "image"),
@@ -380,8 +381,8 @@ def test_cells_overlay_only_when_asked_and_small_enough():
 
 
 def test_cells_overlay_halves_the_hover_budget_and_shows_the_value_when_compact():
-    labels = [f"{'x' * 300}{i}" for i in range(40)]  # ~0.9 MB of hover text
-    scores = randn(40, 40)
+    labels = [f"{'x' * 500}{i}" for i in range(32)]  # ~1 MB of hover text
+    scores = randn(32, 32)
     common = {"title": "s", "kind": "scores", "row_labels": labels, "col_labels": labels}
     assert en.heatmap(scores, **common).data[0].customdata is not None
     fig = en.heatmap(scores, **common, selectable=True)  # the text would be sent twice
