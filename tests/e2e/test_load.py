@@ -1,4 +1,4 @@
-"""The short `make load`: 10 sessions for 30 s over Streamlit's websocket protocol, no failure.
+"""The short `make load`: a two-page load and a class tour, 10 sessions each, no failure.
 
 Think time is 1-3 s here instead of the full run's 5-15 s, so that 30 s gives each session
 several reruns. Latency and RSS targets belong to the full run (`python -m benchmarks.load`).
@@ -38,3 +38,17 @@ def test_ten_sessions_for_thirty_seconds(app_url: str) -> None:
     for page in load.PAGES:
         for change in page.changes:
             assert done[page.name, change.action], f"no {change.action} on {page.name}: {done}"
+
+
+def test_a_class_tour_of_every_page_fails_no_rerun(app_url: str) -> None:
+    """The short class tour: 10 sessions, each visiting every page in turn from its own."""
+    plan = load.Plan(sessions=10, seconds=40, think=(1.0, 3.0), ramp=5.0, timeout=60, tour=True)
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, load.drive(app_url, plan)).result()
+    assert not result.failures, "\n".join(load.report(result))
+    assert result.sessions_opened == plan.sessions
+    visits = Counter(run.page for run in result.runs)
+    assert set(visits) == {page.name for page in load.every_page()}, visits
+    firsts = [run for run in result.runs if run.action == "first"]
+    assert len(firsts) >= len(load.every_page()), "every page had a first visit"
+    assert any(run.action == "again" for run in result.runs), "a session came round again"

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +16,6 @@ import pytest
 
 from attnviz import i18n
 from benchmarks import load
-from tests.e2e.conftest import ROOT, free_port
 from tests.e2e.test_model_pages_browser import no_exception
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
 
@@ -31,26 +27,8 @@ def balanced() -> Iterator[tuple[str, dict[str, int]]]:
         if os.environ.get("CI") == "true":
             pytest.fail("haproxy is missing: make test installs it (scripts/ensure_haproxy.sh)")
         pytest.skip("haproxy is missing")
-    port = free_port()
-    command = [sys.executable, "-m", "attnviz.serve", "--replicas", "2", "--host", "127.0.0.1",
-               "--port", str(port)]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    pids: dict[str, int] = {}
-    deadline = time.monotonic() + 120
-    assert server.stdout is not None
-    for line in server.stdout:
-        found = re.match(r"replica (r\d) pid (\d+) port (\d+)", line)
-        if found:
-            pids[found.group(1)] = int(found.group(2))
-        if "behind HAProxy" in line or time.monotonic() > deadline:
-            break
-    url = f"http://127.0.0.1:{port}"
-    try:
-        assert len(pids) == 2 and load.healthy(url), "the balancer did not start"
+    with load.balanced(2) as (url, pids, _log):
         yield url, pids
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
 
 
 def test_pages_download_and_upload_through_the_balancer(balanced, page, tmp_path):
