@@ -125,9 +125,9 @@ NLI = Page(
         "nli_weights",
         "nli_hard",
         "nli_other",
-        "nli_compare_a",
-        "nli_compare_b",
-        "nli_aggregate",
+        "nli_trained_compare_a",  # the shipped model's; the untrained ones are folded away
+        "nli_trained_compare_b",
+        "nli_trained_aggregate",
     ),
     changes=(
         Change("premise", "nli_premise", "string_value", "premise"),

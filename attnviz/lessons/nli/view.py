@@ -336,10 +336,15 @@ def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
         st.caption(t("nli.compare_trained"))
         plot_row({key: trained[key] for key in ("nli_trained_compare_a", "nli_trained_compare_b")})
         plot(trained["nli_trained_aggregate"], "nli_trained_aggregate")
-    with st.expander(t("nli.untrained_compare_heading"), expanded=read is None):
+    # Lazy: a closed expander's charts are neither sent nor drawn (three fewer charts for
+    # Chromium to redraw at each change while a trained model is shown).
+    box = st.expander(t("nli.untrained_compare_heading"), expanded=read is None,
+                      key="nli_untrained_open", on_change="rerun")  # fmt: skip
+    with box:
         st.info(t("nli.untrained"))
-        plot_row({key: untrained[key] for key in ("nli_compare_a", "nli_compare_b")})
-        plot(untrained["nli_aggregate"], "nli_aggregate")
+        if box.open:
+            plot_row({key: untrained[key] for key in ("nli_compare_a", "nli_compare_b")})
+            plot(untrained["nli_aggregate"], "nli_aggregate")
 
 
 def batch_columns(
@@ -399,7 +404,10 @@ def show_learned(card: dict[str, Any]) -> None:
     baseline = card.get("baseline") or {}
     if not isinstance(test, dict) or not isinstance(baseline, dict):
         return
-    with st.expander(t("nli.learned_heading")):
+    box = st.expander(t("nli.learned_heading"), key="nli_learned_open", on_change="rerun")
+    with box:
+        if not box.open:  # lazy: drawn when opened
+            return
         st.markdown(
             t(
                 "nli.learned_text",
