@@ -77,7 +77,7 @@ class Case:
     apply: str | None = None  # a button clicked after the change, the timed action (its key)
 
 
-def _cases(rounds: int) -> tuple[Case, ...]:
+def all_cases(rounds: int) -> tuple[Case, ...]:
     steps = tuple(range(1, rounds + 2))  # the warm-up round, then `rounds` new values
     back = tuple(-s for s in steps)
     flips = tuple(bool(s % 2) for s in steps)
@@ -349,7 +349,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", help="run the cases whose name contains this text")
     args = parser.parse_args()
-    cases = [c for c in _cases(args.rounds) if not args.only or args.only.lower() in c.name.lower()]
+    only = (args.only or "").lower()
+    cases = [case for case in all_cases(args.rounds) if only in case.name.lower()]
     rows: list[tuple[str, float, float, float]] = []
     failed: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:

@@ -9,7 +9,7 @@ import pytest
 from benchmarks import bench_controls
 
 
-@pytest.mark.parametrize("case", bench_controls._cases(0), ids=lambda case: case.name)
+@pytest.mark.parametrize("case", bench_controls.all_cases(0), ids=lambda case: case.name)
 def test_every_case_changes_a_control_the_page_has_and_its_figures(case):
     frames = bench_controls.frames_of(case)  # through AppTest, as the benchmark takes them
     assert frames.control["key"] == case.key and frames.control["label"]

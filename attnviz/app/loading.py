@@ -17,7 +17,6 @@ No Streamlit, torch or plotly at this module's top: tests import it in a bare in
 from __future__ import annotations
 
 import importlib
-import pickle
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +30,9 @@ WARM = (
     "pandas",
     "pyarrow",
     "torch",
+    # What unpickling a tensor imports on its first call (st.cache_data hands out a copy of
+    # each cached result through pickle): imported here by name, nothing is unpickled.
+    "torch.utils.serialization",
     "plotly.graph_objects",
     "plotly.subplots",
     "plotly.colors",
@@ -65,13 +67,12 @@ def held() -> bool:
 
 def warm() -> None:
     """Import WARM, then run once what imports more on its first call: numpy's lazy `char`
-    (hover text), a tensor through pickle (st.cache_data keeps results pickled), a table to CSV
-    and to Arrow (st.dataframe and its download), a figure of every trace kind to JSON."""
+    (hover text), a table to CSV and to Arrow (st.dataframe and its download), a figure of every
+    trace kind to JSON."""
     modules = {name: importlib.import_module(name) for name in WARM}
-    np, pd, torch = modules["numpy"], modules["pandas"], modules["torch"]
+    np, pd = modules["numpy"], modules["pandas"]
     go = modules["plotly.graph_objects"]
     np.char.mod("%.4g", np.zeros(1))
-    pickle.loads(pickle.dumps(torch.zeros(1)))
     frame = pd.DataFrame({"a": [0.0], "b": ["b"]})
     frame.to_csv()
     modules["pyarrow"].Table.from_pandas(frame)
