@@ -183,7 +183,11 @@ class JobQueue:
                 del self._jobs[job_id]
 
     def _finish(self, job: Job, state: str, error: str = "") -> None:
+        """Called under the lock: a finished job is neither running nor waiting, even while its
+        worker process is still being joined."""
         job.state, job.error, job.finished = state, error, time.time()
+        if self._running == job.id:
+            self._running = None
 
     def _tidy(self) -> None:
         """Drop the jobs of sessions that have ended and finished jobs past KEEP_SECONDS."""

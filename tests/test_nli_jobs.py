@@ -98,6 +98,22 @@ def test_a_job_whose_session_ended_is_dropped_and_the_wall_time_cap_stops_a_job(
     assert stopped.state == "failed" and "4 s limit" in stopped.error
 
 
+class SlowToTidy(JobQueue):
+    """A queue that takes its time after each worker exits, as a loaded machine does."""
+
+    def _run(self, job):
+        super()._run(job)
+        time.sleep(3)
+
+
+def test_a_done_job_is_not_running_while_the_queue_tidies_its_worker():
+    queue = SlowToTidy()
+    job = queue.submit("session-a", spec(epochs=1))
+    done = wait(queue, job.id)
+    assert done.state == "done", done.error
+    assert queue.position(job.id) is None  # not "running" (0) in the seconds after
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
