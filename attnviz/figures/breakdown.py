@@ -3,6 +3,7 @@ each value's contribution weight_j * v_j, in three panels side by side."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,7 +19,7 @@ from attnviz.figures.matrix import (
     matrix_traces,
     rows_down,
 )
-from attnviz.figures.style import FONT_SIZE, note, style_layout
+from attnviz.figures.style import FONT_SIZE, note, style_layout, ticks_width
 from attnviz.i18n import Catalogue
 
 BREAKDOWN_SPACING = 0.08  # the gap between the breakdown's panels, a fraction of its width
@@ -117,6 +118,10 @@ def query_breakdown(
     traces.append(table_trace)
 
     layout = style_layout(text("fig.breakdown.title", query=label), height=420, background="white")
+    shown_scores = np.concatenate([raw, masked[allowed], [0.0]])
+    low, high = float(np.nanmin(shown_scores)), float(np.nanmax(shown_scores))
+    # Room for the scores' tick labels on the left, the key labels and the legend below.
+    layout["margin"] |= {"l": math.ceil(12 + ticks_width(low, high)), "b": 75}
     # Three panels side by side, widths 0.34 : 0.22 : 0.44 of what the 0.08 gaps leave, each
     # titled above (as `make_subplots` lays them out, at a tenth of its cost).
     titles = ("fig.breakdown.scores", "fig.breakdown.weights", "fig.breakdown.contrib")

@@ -86,7 +86,8 @@ def head_grid(
 H_SPACING = 0.006
 V_SPACING = 0.012
 ROW_TITLES = 0.02  # the layer numbers' strip on the right
-_BARE_AXIS = {"showticklabels": False, "showgrid": False, "zeroline": False, "automargin": True}
+# No labels to make room for: automatic margins would only cost Chromium a second drawing.
+_BARE_AXIS = {"showticklabels": False, "showgrid": False, "zeroline": False, "automargin": False}
 
 
 def _axes_of(index: int) -> dict[str, str]:

@@ -9,6 +9,8 @@ arguments: callers never reach into `fig.data` afterwards.
 
 from __future__ import annotations
 
+import html
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +32,16 @@ from attnviz.figures.matrix import (
     matrix_traces,
     rows_down,
 )
-from attnviz.figures.style import FONT_SIZE, MASKED_COLOR, Kind, note, style_layout
+from attnviz.figures.style import (
+    FONT_SIZE,
+    MASKED_COLOR,
+    Y_TITLE_SPACE,
+    Kind,
+    colorbar,
+    labels_width,
+    note,
+    style_layout,
+)
 from attnviz.i18n import Catalogue
 
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch)
@@ -106,8 +117,10 @@ def heatmap(
     )
     if drawn.encoding == "full":
         _replace_texts(drawn, cell_text, hover_text, allowed)
-    if thin_scale:
-        drawn.traces[0].colorbar = {"thickness": 12, "xpad": 4}
+    right = 10
+    for trace in drawn.traces:
+        if isinstance(trace, go.Heatmap) and trace.showscale:
+            trace.colorbar, right = colorbar(trace.zmin, trace.zmax, thin=thin_scale)
     marks = drawn.encoding == "full" and max(n, m) <= MARK_LIMIT
     traces = list(drawn.traces)
     if allowed is not None and marks:
@@ -115,6 +128,7 @@ def heatmap(
     if overlay:
         traces.append(cell_overlay(drawn, n, m))
     layout = _layout(title, drawn, rows, cols, text, x_title, y_title, max_ticks, height)
+    layout["margin"]["r"] = right
     notes = []
     if allowed is not None:
         # Cells up to MARK_LIMIT a side hold a ×; smaller ones are only grey (the plot's
@@ -176,7 +190,7 @@ def _layout(
     """The heatmap's layout: keys' axis on top like a matrix's column labels, rows down."""
     n, m = len(rows), len(cols)
     # The keys' axis sits on top: leave room above it for the title.
-    layout = style_layout(title, height=height or int(min(760, max(320, 150 + 40 * n))), top=105)
+    layout = style_layout(title, height=height or int(min(760, max(320, 150 + 40 * n))), top=110)
     layout["xaxis"] = {
         "title": escape_label(x_title or text("fig.keys")),
         "side": "top",
@@ -192,9 +206,17 @@ def _layout(
         **_ticks(rows, max_ticks),
         **rows_down(n, drawn),
     }
+    layout["margin"]["l"] = math.ceil(Y_TITLE_SPACE + labels_width(_tick_texts(layout["yaxis"], n)))
     if max_ticks is not None and m > max_ticks:
         layout["xaxis"]["tickangle"] = -45
     return layout
+
+
+def _tick_texts(axis: dict[str, Any], count: int) -> list[str]:
+    """The tick labels an axis will show: its own, or Plotly's numbers up to `count`."""
+    if "ticktext" in axis:
+        return [html.unescape(label) for label in axis["ticktext"]]
+    return [str(count - 1)]
 
 
 def _ticks(labels: list[str], limit: int | None) -> dict[str, object]:

@@ -79,7 +79,9 @@ LEGEND_BELOW = {"orientation": "h", "x": 0.0, "y": -0.22, "yanchor": "top"}
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
     style(fig, title, height=560, top=60, background="white")
-    fig.update_layout(legend=LEGEND_BELOW)
+    # Room for the tick labels, the axis titles and the legend below them, so Chromium draws
+    # each chart once (`attnviz.figures.style.text_width`).
+    fig.update_layout(legend=LEGEND_BELOW, margin={"l": 62, "b": 185})
     grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "automargin": True}
     fig.update_xaxes(title=escape_label(x_title), **grid)
     fig.update_yaxes(title=escape_label(y_title), **grid)

@@ -3,6 +3,7 @@ alignment; the comparisons of G and the aggregated vectors; the verdict and conf
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import plotly.graph_objects as go
@@ -10,7 +11,7 @@ import torch
 
 from attnviz.figures.heatmap import heatmap, vector_rows
 from attnviz.figures.labels import escape_label
-from attnviz.figures.style import style_layout
+from attnviz.figures.style import labels_width, style_layout
 from attnviz.i18n import Catalogue
 from attnviz.lessons.nli.compute import PairView
 from attnviz.nli_data import LABELS
@@ -78,6 +79,8 @@ def verdict_figure(probabilities: torch.Tensor, text: Catalogue) -> go.Figure:
         "automargin": True,
     }
     layout["yaxis"] = {"autorange": "reversed", "automargin": True}
+    # Room for the label names on the left and the axis title below (see `text_width`).
+    layout["margin"] |= {"l": math.ceil(16 + labels_width(names)), "b": 55}
     return go.Figure(data=[bar], layout=layout)
 
 
