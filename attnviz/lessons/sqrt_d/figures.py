@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 import torch
-from plotly.subplots import make_subplots
 
 from attnviz.figures.labels import escape_label
-from attnviz.figures.style import FONT_SIZE, style
+from attnviz.figures.style import FONT_SIZE, style_layout
 from attnviz.i18n import Catalogue
 
 # Okabe-Ito colours (safe for colour-blind readers): without scaling vermillion, with scaling
@@ -28,17 +28,30 @@ def _array(x: torch.Tensor | np.ndarray | float) -> np.ndarray:
     return np.asarray(x.detach().cpu() if isinstance(x, torch.Tensor) else x, dtype=np.float64)
 
 
-def _style(fig: go.Figure, title: str, height: int) -> go.Figure:
-    # attnviz.figures' look, on a white plot area with a light grid and the legend on top.
-    style(fig, title, height, top=60, background="white")
-    fig.update_layout(
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
-    )
-    fig.update_xaxes(automargin=True, gridcolor=GRID_COLOR, zeroline=False, showline=True)
-    fig.update_yaxes(automargin=True, gridcolor=GRID_COLOR, zeroline=False, showline=True)
-    for annotation in fig.layout.annotations:  # subplot titles
-        annotation.font = {"size": FONT_SIZE + 1}
-    return fig
+# Every axis: a light grid and a line, no zero line, automatic margins as the fallback.
+AXIS = {"automargin": True, "gridcolor": GRID_COLOR, "zeroline": False, "showline": True}
+
+
+def _layout(title: str, height: int, axes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """attnviz.figures' look on a white plot area with a light grid and the legend on top, and
+    `axes` ("xaxis", "yaxis2", ...) over AXIS. One layout dict, as every builder: make_subplots,
+    add_trace and update_xaxes each walk the figure again (~0.15 s for the page's four)."""
+    layout = style_layout(title, height, top=60, background="white") | {
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
+    }
+    # Room for up to four-character tick labels and the axis titles, so Chromium draws each
+    # chart once (`attnviz.figures.style.text_width`).
+    layout["margin"] |= {"l": 72, "b": 55}
+    for name, axis in axes.items():
+        layout[name] = AXIS | axis
+    return layout
+
+
+def _panel_title(text: str, x: float, y: float) -> dict[str, Any]:
+    """A panel's title centred above it (where make_subplots puts subplot_titles)."""
+    return {"text": escape_label(text), "x": x, "y": y, "xref": "paper", "yref": "paper",
+            "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+            "font": {"size": FONT_SIZE + 1}}  # fmt: skip
 
 
 def _log2_axis(ds: np.ndarray, text: Catalogue) -> dict[str, object]:
@@ -64,25 +77,17 @@ def histogram(raw: torch.Tensor, scaled: torch.Tensor, d: int, text: Catalogue) 
     size = 2 * limit / BINS
     bins = {"start": -limit, "end": limit + size, "size": size}
     grid = np.linspace(-limit, limit, CURVE_POINTS)  # (P,)
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        vertical_spacing=0.12,
-        subplot_titles=[
-            escape_label(text("sqrt_d.fig.hist_raw", d=d)),
-            escape_label(text("sqrt_d.fig.hist_scaled", d=d)),
-        ],
-    )
-    for row, (x, variance, color, name_key) in enumerate(
+    traces: list[go.Histogram | go.Scatter] = []
+    for axes, (x, variance, color, name_key) in zip(
+        ("", "2"),
         (
             (raw_x, float(d), RAW_COLOR, "sqrt_d.fig.raw"),
             (scaled_x, 1.0, SCALED_COLOR, "sqrt_d.fig.scaled"),
         ),
-        start=1,
+        strict=True,
     ):
         name = escape_label(text(name_key))
-        fig.add_trace(
+        traces.append(
             go.Histogram(
                 showlegend=False,
                 x=x,
@@ -92,11 +97,11 @@ def histogram(raw: torch.Tensor, scaled: torch.Tensor, d: int, text: Catalogue) 
                 marker={"color": color, "line": {"color": "white", "width": 0.5}},
                 opacity=0.85,
                 hovertemplate=f"%{{x}}: %{{y:.3g}}<extra>{name}</extra>",
-            ),
-            row=row,
-            col=1,
+                xaxis=f"x{axes}",
+                yaxis=f"y{axes}",
+            )
         )
-        fig.add_trace(
+        traces.append(
             go.Scatter(
                 x=grid,
                 y=_normal_density(grid, variance),
@@ -105,15 +110,29 @@ def histogram(raw: torch.Tensor, scaled: torch.Tensor, d: int, text: Catalogue) 
                 line={"color": THEORY_COLOR, "dash": "dash", "width": 2},
                 showlegend=False,
                 hoverinfo="skip",
-            ),
-            row=row,
-            col=1,
+                xaxis=f"x{axes}",
+                yaxis=f"y{axes}",
+            )
         )
-    fig.update_yaxes(title={"text": escape_label(text("sqrt_d.fig.density"))})
-    fig.update_xaxes(title={"text": escape_label(text("sqrt_d.fig.score_axis"))}, row=2, col=1)
-    fig.update_xaxes(showticklabels=True, row=1, col=1)
-    fig.update_layout(bargap=0.0)
-    return _style(fig, text("sqrt_d.fig.hist_title", samples=len(raw_x)), height=560)
+    density = {"title": {"text": escape_label(text("sqrt_d.fig.density"))}}
+    # Two panels on one x range, 0.12 of the height apart, each titled above.
+    layout = _layout(
+        text("sqrt_d.fig.hist_title", samples=len(raw_x)),
+        560,
+        {
+            "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2"},
+            "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0],
+                       "title": {"text": escape_label(text("sqrt_d.fig.score_axis"))}},
+            "yaxis": {"anchor": "x", "domain": [0.56, 1.0], **density},
+            "yaxis2": {"anchor": "x2", "domain": [0.0, 0.44], **density},
+        },
+    )  # fmt: skip
+    layout["bargap"] = 0.0
+    layout["annotations"] = [
+        _panel_title(text("sqrt_d.fig.hist_raw", d=d), 0.5, 1.0),
+        _panel_title(text("sqrt_d.fig.hist_scaled", d=d), 0.5, 0.44),
+    ]
+    return go.Figure(data=traces, layout=layout)
 
 
 def _curve(
@@ -170,31 +189,31 @@ def variance(
 ) -> go.Figure:
     """Sample variance of q·k and q·k/sqrt(d) against d on log axes, with Var = d and Var = 1."""
     ds = _array(curve["d"])  # (D,)
-    fig = go.Figure()
-    fig.add_trace(_curve(ds, _array(curve["raw"]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, True))
-    fig.add_trace(
-        _curve(ds, _array(curve["scaled"]), text("sqrt_d.fig.scaled"), "scaled", SCALED_COLOR, True)
+    traces = [
+        _curve(ds, _array(curve["raw"]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, True),
+        _curve(
+            ds, _array(curve["scaled"]), text("sqrt_d.fig.scaled"), "scaled", SCALED_COLOR, True
+        ),
+        _reference(ds, ds, text("sqrt_d.fig.theory_d"), True),
+        _reference(ds, np.ones_like(ds), text("sqrt_d.fig.theory_1"), True),
+        _current(d, [raw_var, scaled_var], True, text),
+    ]
+    y_title = {"text": escape_label(text("sqrt_d.fig.variance_axis"))}
+    layout = _layout(
+        text("sqrt_d.fig.variance_title"),
+        460,
+        {"xaxis": _log2_axis(ds, text), "yaxis": {"type": "log", "dtick": 1, "title": y_title}},
     )
-    fig.add_trace(_reference(ds, ds, text("sqrt_d.fig.theory_d"), True))
-    fig.add_trace(_reference(ds, np.ones_like(ds), text("sqrt_d.fig.theory_1"), True))
-    fig.add_trace(_current(d, [raw_var, scaled_var], True, text))
-    fig.update_xaxes(**_log2_axis(ds, text))
-    fig.update_yaxes(
-        type="log", dtick=1, title={"text": escape_label(text("sqrt_d.fig.variance_axis"))}
-    )
-    fig = _style(fig, text("sqrt_d.fig.variance_title"), height=460)
     # Above the line Var = d the upper left is empty, and a legend on top would wrap into rows.
-    fig.update_layout(
-        legend={
-            "orientation": "v",
-            "x": 0.02,
-            "xanchor": "left",
-            "y": 0.98,
-            "yanchor": "top",
-            "bgcolor": "rgba(255, 255, 255, 0.85)",
-        }
-    )
-    return fig
+    layout["legend"] = {
+        "orientation": "v",
+        "x": 0.02,
+        "xanchor": "left",
+        "y": 0.98,
+        "yanchor": "top",
+        "bgcolor": "rgba(255, 255, 255, 0.85)",
+    }
+    return go.Figure(data=traces, layout=layout)
 
 
 def saturation(
@@ -208,35 +227,36 @@ def saturation(
     """Largest softmax weight (left) and entropy of the weights (right) against d, without
     and with scaling; dashed lines mark the uniform softmax (1/m and log m)."""
     ds = _array(raw["d"])  # (D,)
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1)
     panels = (
         ("max_weight", 1 / m, text("sqrt_d.fig.uniform_weight", m=m)),
         ("entropy", math.log(m), text("sqrt_d.fig.uniform_entropy", m=m)),
     )
-    for col, (name, uniform, uniform_label) in enumerate(panels, start=1):
-        first = col == 1
-        fig.add_trace(
-            _curve(ds, _array(raw[name]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, first), 1, col
-        )
-        fig.add_trace(
+    traces = []
+    for axes, (name, uniform, uniform_label) in zip(("", "2"), panels, strict=True):
+        first = not axes
+        panel = [
+            _curve(ds, _array(raw[name]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, first),
             _curve(
                 ds, _array(scaled[name]), text("sqrt_d.fig.scaled"), "scaled", SCALED_COLOR, first
             ),
-            1,
-            col,
-        )
-        fig.add_trace(_reference(ds, np.full_like(ds, uniform), uniform_label, True), 1, col)
-        at_d = [float(current[0][name][0]), float(current[1][name][0])]
-        fig.add_trace(_current(d, at_d, first, text), 1, col)
-        fig.update_xaxes(**_log2_axis(ds, text), row=1, col=col)
-    fig.update_yaxes(range=[0, 1.05], title={"text": escape_label(text("sqrt_d.fig.weight_axis"))})
-    fig.update_yaxes(
-        range=[0, math.log(m) * 1.08],
-        title={"text": escape_label(text("sqrt_d.fig.entropy_axis"))},
-        row=1,
-        col=2,
-    )
-    return _style(fig, text("sqrt_d.fig.saturation_title", m=m), height=500)
+            _reference(ds, np.full_like(ds, uniform), uniform_label, True),
+            _current(d, [float(current[0][name][0]), float(current[1][name][0])], first, text),
+        ]
+        traces += [trace.update(xaxis=f"x{axes}", yaxis=f"y{axes}") for trace in panel]
+    # Two panels side by side, 0.1 of the width apart.
+    layout = _layout(
+        text("sqrt_d.fig.saturation_title", m=m),
+        500,
+        {
+            "xaxis": {"anchor": "y", "domain": [0.0, 0.45], **_log2_axis(ds, text)},
+            "xaxis2": {"anchor": "y2", "domain": [0.55, 1.0], **_log2_axis(ds, text)},
+            "yaxis": {"anchor": "x", "domain": [0.0, 1.0], "range": [0, 1.05],
+                      "title": {"text": escape_label(text("sqrt_d.fig.weight_axis"))}},
+            "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0], "range": [0, math.log(m) * 1.08],
+                       "title": {"text": escape_label(text("sqrt_d.fig.entropy_axis"))}},
+        },
+    )  # fmt: skip
+    return go.Figure(data=traces, layout=layout)
 
 
 def gradient(
@@ -248,11 +268,8 @@ def gradient(
 ) -> go.Figure:
     """Frobenius norm of the softmax Jacobian against d, without and with scaling."""
     ds = _array(raw["d"])  # (D,)
-    fig = go.Figure()
-    fig.add_trace(
-        _curve(ds, _array(raw["jacobian_norm"]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, True)
-    )
-    fig.add_trace(
+    traces = [
+        _curve(ds, _array(raw["jacobian_norm"]), text("sqrt_d.fig.raw"), "raw", RAW_COLOR, True),
         _curve(
             ds,
             _array(scaled["jacobian_norm"]),
@@ -260,10 +277,18 @@ def gradient(
             "scaled",
             SCALED_COLOR,
             True,
-        )
+        ),
+        _current(
+            d,
+            [float(current[0]["jacobian_norm"][0]), float(current[1]["jacobian_norm"][0])],
+            True,
+            text,
+        ),
+    ]
+    y_title = {"text": escape_label(text("sqrt_d.fig.grad_axis"))}
+    layout = _layout(
+        text("sqrt_d.fig.grad_title"),
+        460,
+        {"xaxis": _log2_axis(ds, text), "yaxis": {"rangemode": "tozero", "title": y_title}},
     )
-    at_d = [float(current[0]["jacobian_norm"][0]), float(current[1]["jacobian_norm"][0])]
-    fig.add_trace(_current(d, at_d, True, text))
-    fig.update_xaxes(**_log2_axis(ds, text))
-    fig.update_yaxes(rangemode="tozero", title={"text": escape_label(text("sqrt_d.fig.grad_axis"))})
-    return _style(fig, text("sqrt_d.fig.grad_title"), height=460)
+    return go.Figure(data=traces, layout=layout)
