@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.app import controls, links, page
+from attnviz.app import cache, controls, links, page
 from attnviz.app.plot import plot
 from attnviz.attention import AttentionResult, attend
 from attnviz.figures.steps import step_figure
-from attnviz.i18n import catalogue, t
+from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.inputs import PRESETS, QKV
 from attnviz.lessons.home.figures import pipeline_figure
 
 TEMPERATURE = controls.temperature_control("T", "home_temperature")
 LINK: tuple[controls.Control, ...] = (TEMPERATURE,)
+
+
+@cache.figures
+def pipeline(text: Catalogue) -> go.Figure:
+    """The picture, built once per language: it never changes."""
+    return pipeline_figure(text)
 
 
 def tiny_example() -> tuple[AttentionResult, QKV]:
@@ -27,7 +34,7 @@ def tiny_example() -> tuple[AttentionResult, QKV]:
 
 def show() -> None:
     text = catalogue()
-    plot(pipeline_figure(text), key="home_pipeline")
+    plot(pipeline(text), key="home_pipeline")
     st.subheader(t("home.example_heading"))
     st.markdown(t("home.example_text"))
     links.restore_link(LINK, page="home")
