@@ -102,9 +102,10 @@ def test_a_1024_matrix_renders_as_an_image_and_redraws(app_url, page):
     slider.focus()
     for _ in range(10):
         page.keyboard.press("ArrowLeft")
-    page.wait_for_function(
-        "([title, old]) => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-        ".find(d => d.layout.title.text === title).data[0].source !== old",
+    page.wait_for_function(  # a throw counts as false: mid-rerun the chart may be missing
+        "([title, old]) => { try { return Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".find(d => d.layout.title.text === title).data[0].source !== old; }"
+        " catch (e) { return false; } }",
         arg=[WEIGHTS, before],
         timeout=60_000,
     )

@@ -28,7 +28,7 @@ def test_korean_link_switches_to_english_and_back_keeping_the_inputs(app_url, pa
 
     sidebar.get_by_role("radio", name="English").click()
     page.wait_for_function(
-        f"() => document.querySelector('h1').innerText === {EN['playground.title']!r}"
+        f"() => document.querySelector('h1')?.innerText === {EN['playground.title']!r}"
     )
     wait_idle(page)
     assert EN["score.cosine"] in score_shown(page)
@@ -36,7 +36,7 @@ def test_korean_link_switches_to_english_and_back_keeping_the_inputs(app_url, pa
 
     sidebar.get_by_role("radio", name="한국어").click()
     page.wait_for_function(
-        f"() => document.querySelector('h1').innerText === {KO['playground.title']!r}"
+        f"() => document.querySelector('h1')?.innerText === {KO['playground.title']!r}"
     )
     wait_idle(page)
     assert KO["score.cosine"] in score_shown(page)

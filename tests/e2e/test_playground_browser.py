@@ -55,9 +55,7 @@ def test_playground_draws_and_reacts(app_url, page):
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.locator('[data-testid="stSelectbox"]').first.click()
     page.get_by_role("option", name="Dot product  q·k", exact=True).click()
-    page.wait_for_function(
-        f"() => {{ const z = ({FIRST_Z})(); return Math.abs(z[0][0] - 1) < 1e-6; }}", timeout=30_000
-    )
+    wait_until(page, f"() => {{ const z = ({FIRST_Z})(); return Math.abs(z[0][0] - 1) < 1e-6; }}")
     after = np.array(page.evaluate(FIRST_Z), dtype=float)
     np.testing.assert_allclose(after[0], [1, 0, -1, 0.5], rtol=1e-5, atol=1e-7)
     assert page.locator('[data-testid="stException"]').count() == 0

@@ -6,7 +6,7 @@ import numpy as np
 
 from attnviz import scaling
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_playground_browser import wait_for_charts, wait_idle
+from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 # The y values of the trace named `name` in the chart titled `title`, as Plotly drew them.
 Y_OF = (
@@ -40,9 +40,9 @@ def test_sqrt_d_page_draws_and_follows_the_seed(app_url, page):
     seed.fill("3")
     seed.press("Enter")
     want = expected(64, 3)
-    page.wait_for_function(
-        f"() => Math.abs(({Y_OF})(['{VARIANCE}', 'chosen d = 64'])[0] - {want[0]}) < 1e-6",
-        timeout=30_000,
+    # wait_until: while the rerun replaces the charts, the variance chart may be missing.
+    wait_until(
+        page, f"() => Math.abs(({Y_OF})(['{VARIANCE}', 'chosen d = 64'])[0] - {want[0]}) < 1e-6"
     )
     wait_idle(page)
     np.testing.assert_allclose(chosen(page, 64), want, rtol=1e-6)
