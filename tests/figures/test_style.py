@@ -61,9 +61,10 @@ def test_a_heatmap_leaves_room_for_its_row_labels_and_colour_bar():
     assert fig.layout.margin.l == int(np.ceil(Y_TITLE_SPACE + text_width("extraordinarily")))
     assert fig.layout.margin.r == right
     assert fig.data[0].colorbar.x == COLORBAR_X and fig.data[0].colorbar.xanchor == "left"
-    assert right == 2 * settings["xpad"] + settings["thickness"] + int(
-        np.ceil(tick_chars(-2.0, 2.0) * 0.62 * FONT_SIZE + 8)
-    )
+    # Two pads of 14, a bar of 30, "-1.5" (4 characters of 9.3 px) and 8 px to spare.
+    assert (settings["xpad"], settings["thickness"], right) == (14, 30, 104)
+    thin, thin_right = colorbar(-2.0, 2.0, thin=True)
+    assert (thin["xpad"], thin["thickness"], thin_right) == (4, 12, 66)
 
 
 def test_a_heatmap_without_a_colour_bar_keeps_a_narrow_right_margin():

@@ -79,8 +79,8 @@ LEGEND_BELOW = {"orientation": "h", "x": 0.0, "y": -0.22, "yanchor": "top"}
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
     style(fig, title, height=560, top=60, background="white")
-    # Room for the tick labels, the axis titles and the legend below them, so Chromium draws
-    # each chart once (`attnviz.figures.style.text_width`).
+    # Fixed room, measured in Chromium, for the tick labels, the axis titles and the legend
+    # below them, so each chart is drawn once (tests/e2e/test_margins_browser.py checks it).
     fig.update_layout(legend=LEGEND_BELOW, margin={"l": 62, "b": 185})
     grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": False, "automargin": True}
     fig.update_xaxes(title=escape_label(x_title), **grid)

@@ -39,8 +39,8 @@ def _layout(title: str, height: int, axes: dict[str, dict[str, Any]]) -> dict[st
     layout = style_layout(title, height, top=60, background="white") | {
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
     }
-    # Room for up to four-character tick labels and the axis titles, so Chromium draws each
-    # chart once (`attnviz.figures.style.text_width`).
+    # Fixed room, measured in Chromium, for these charts' tick labels (up to four characters)
+    # and axis titles, so each is drawn once (tests/e2e/test_margins_browser.py checks it).
     layout["margin"] |= {"l": 72, "b": 55}
     for name, axis in axes.items():
         layout[name] = AXIS | axis
