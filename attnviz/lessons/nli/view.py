@@ -328,8 +328,6 @@ def _vector_figures(
 def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
     """G's comparisons and the aggregated vectors: the trained model's, then the untrained."""
     batch = result.batch
-    premise, hypothesis = batch.premises[index], batch.hypotheses[index]
-    untrained = _vector_figures(batch.alignment, premise, hypothesis, index, "nli_")
     if read is not None:
         premise, hypothesis = read.premises[index], read.hypotheses[index]
         trained = _vector_figures(read.alignment, premise, hypothesis, index, "nli_trained_")
@@ -343,6 +341,8 @@ def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
     with box:
         st.info(t("nli.untrained"))
         if box.open:
+            premise, hypothesis = batch.premises[index], batch.hypotheses[index]
+            untrained = _vector_figures(batch.alignment, premise, hypothesis, index, "nli_")
             plot_row({key: untrained[key] for key in ("nli_compare_a", "nli_compare_b")})
             plot(untrained["nli_aggregate"], "nli_aggregate")
 
