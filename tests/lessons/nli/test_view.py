@@ -212,9 +212,7 @@ def test_nli_snli_upload_fills_the_batch_with_its_labels(trained):
     assert list(frame["gold label"]) == ["entailment", "contradiction"]
 
 
-def test_nli_compare_charts_are_the_models_and_the_untrained_ones_open_on_request(
-    encoder, trained
-):
+def test_nli_compare_charts_are_the_models_and_the_untrained_ones_open_on_request(encoder, trained):
     """The trained model's G outputs and v_A, v_B are drawn; the untrained ones (in a closed
     expander while a trained model is shown) are sent only once it is opened."""
     at = open_page(NLI)
