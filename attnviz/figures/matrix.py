@@ -213,10 +213,10 @@ def cell_overlay(drawn: Drawn, n: int, m: int) -> go.Scatter:
 def axis_ticks(labels: list[str]) -> dict[str, object]:
     """A tick per label (escaped) up to what can be read; numeric ticks beyond."""
     count = len(labels)
-    # Numbered labels (q0, q1, ...) say no more than the position: past TICKS_NAMED of them,
-    # numeric ticks, since a tick label per cell with automatic margins costs Chromium
-    # 0.2-0.4 s a chart (64 labels) against ~50 ms.
-    prefix = labels[0][:1] if labels else ""
+    # Numbered labels (q0, q1, ... or 0, 1, ..., a vector's dimensions) say no more than the
+    # position: past TICKS_NAMED of them, numeric ticks, since a tick label per cell with
+    # automatic margins costs Chromium 0.2-0.4 s a chart (64 labels) against ~50 ms.
+    prefix = labels[0].rstrip("0123456789") if labels else ""
     numbered = labels == default_labels(prefix, count)
     if count > 64 or (numbered and count > TICKS_NAMED):
         # let Plotly thin the ticks; hover still gives every cell's position

@@ -446,3 +446,14 @@ def test_numbered_labels_past_a_few_dozen_get_numeric_ticks_and_tokens_keep_thei
     named = en.heatmap(randn(n, n), title="s", kind="scores", col_labels=tokens)
     assert named.layout.xaxis.tickmode == "array"
     assert list(named.layout.xaxis.ticktext) == tokens
+
+
+def test_a_vectors_dimensions_get_numeric_ticks_and_their_number_on_hover():
+    """64 dimensions labelled 0..63 are positions: Plotly's own ticks (every 64 written ran
+    together), while each cell's hover still names its dimension."""
+    fig = en.vector_rows(randn(3, 64), title="G", row_labels=["a", "b", "c"], dim_label="dim")
+    assert fig.layout.xaxis.tickmode == "auto"
+    assert fig.layout.xaxis.ticktext is None
+    assert "dim 63" in fig.data[0].customdata[2][63]
+    few = en.vector_rows(randn(2, 8), title="v", row_labels=["v_A", "v_B"], dim_label="dim")
+    assert list(few.layout.xaxis.ticktext) == [str(i) for i in range(8)]
