@@ -7,7 +7,8 @@ that last key press or click to the end of the script run and to the last chart 
 page is watched until nothing has changed for `QUIET_MS`). Every round sets a value the session
 has not had yet where the control has more than two (a two-state switch or a two-option select
 comes back to a value it had, so those rounds after the second can be served from the figure
-caches, as a class moving the same switch is).
+caches, as a class moving the same switch is; so can the NLI layer's after the sixth, since it
+has six other layers to go to).
 
 The bare page is the floor: one Streamlit script with the same kind of control under the same
 key, which for each value draws the figures our page drew for it (taken beforehand from the app
@@ -79,7 +80,8 @@ class Case:
 
 def all_cases(rounds: int) -> tuple[Case, ...]:
     steps = tuple(range(1, rounds + 2))  # the warm-up round, then `rounds` new values
-    back = tuple(-s for s in steps)
+    # The NLI layer slider opens at its last layer (6 of MiniLM's 0..6): down and back up.
+    back = tuple(-(k if k <= 6 else 12 - k) for k in (s % 12 for s in steps))
     flips = tuple(bool(s % 2) for s in steps)
     pg = ("pages/1_Playground.py", "Playground")
     return (
@@ -160,11 +162,14 @@ def frames_of(case: Case) -> Frames:
         opening = start
     frames = {json.dumps(opening): specs()}
     targets: list[Any] = []
-    for value in case.values:
+    previous = 0
+    for number, value in enumerate(case.values, start=1):
         widget = _widget(at, case)
         if case.kind == "slider":
+            # One arrow press a round; the bare slider counts the rounds up.
             widget.set_value(round(start + value * widget.proto.step, 10))
-            state, target = abs(value), 1 if value > 0 else -1
+            state, target = number, 1 if value > previous else -1
+            previous = value
         elif case.kind == "select":
             widget.select_index((start + value) % len(options))
             state = target = options[(start + value) % len(options)]
