@@ -125,9 +125,7 @@ NLI = Page(
         "nli_weights",
         "nli_hard",
         "nli_other",
-        "nli_trained_compare_a",  # the shipped model's; the untrained ones are folded away
-        "nli_trained_compare_b",
-        "nli_trained_aggregate",
+        "nli_trained_compare",  # the shipped model's; the untrained one is folded away
     ),
     changes=(
         Change("premise", "nli_premise", "string_value", "premise"),

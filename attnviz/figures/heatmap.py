@@ -74,7 +74,8 @@ def heatmap(
 ) -> go.Figure:
     """A matrix as a heatmap: row 0 on top, masked cells as labelled gaps, escaped labels.
 
-    `kind` picks the colour scale: "scores" and "values" diverge at 0, "weights" span 0..1.
+    `kind` picks the colour scale: "scores" and "values" diverge at 0, "weights" span 0..1,
+    "activations" run from 0 to their largest.
     `text` gives the chart's words (hover names, axis titles, "masked") in one language.
     `hover` maps names to (n, m) arrays shown on hover (raw score, weight, ...); the matrix
     itself is shown under `title` when `hover` is not given, and `hover_text` ((n, m) strings,
@@ -197,13 +198,13 @@ def _layout(
         "showgrid": False,
         "zeroline": False,
         "range": [-0.5, m - 0.5],
-        **_ticks(cols, max_ticks),
+        **thinned_ticks(cols, max_ticks),
     }
     layout["yaxis"] = {
         "title": escape_label(y_title or text("fig.queries")),
         "showgrid": False,
         "zeroline": False,
-        **_ticks(rows, max_ticks),
+        **thinned_ticks(rows, max_ticks),
         **rows_down(n, drawn),
     }
     layout["margin"]["l"] = math.ceil(Y_TITLE_SPACE + labels_width(_tick_texts(layout["yaxis"], n)))
@@ -219,7 +220,7 @@ def _tick_texts(axis: dict[str, Any], count: int) -> list[str]:
     return [str(count - 1)]
 
 
-def _ticks(labels: list[str], limit: int | None) -> dict[str, object]:
+def thinned_ticks(labels: list[str], limit: int | None) -> dict[str, object]:
     """`axis_ticks`, or every k-th label when there are more than `limit`."""
     if limit is None or len(labels) <= limit:
         return axis_ticks(labels)

@@ -72,11 +72,14 @@ class Drawn:
 
 
 def colour_range(shown: np.ndarray, kind: Kind) -> dict[str, float]:
-    """Weights on 0..1; scores and values on a scale symmetric about 0 (their largest |value|)."""
+    """Weights on 0..1; activations from 0 to their largest; scores and values on a scale
+    symmetric about 0 (their largest |value|)."""
     if kind == "weights":
         return {"zmin": 0.0, "zmax": 1.0}
     finite = shown[np.isfinite(shown)]
     bound = float(np.abs(finite).max()) if finite.size else 1.0
+    if kind == "activations":
+        return {"zmin": 0.0, "zmax": bound or 1.0}
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
 
 

@@ -11,11 +11,17 @@ import plotly.graph_objects as go
 
 from attnviz.figures.labels import escape_label
 
-Kind = Literal["scores", "weights", "values"]
+Kind = Literal["scores", "weights", "values", "activations"]
 
 # Colour-blind-safe scales that survive a projector: ColorBrewer's diverging RdBu / PuOr
-# centred at 0, and viridis for weights on a fixed 0..1 range.
-COLORSCALES: dict[str, str] = {"scores": "RdBu_r", "weights": "Viridis", "values": "PuOr_r"}
+# centred at 0, viridis for weights on a fixed 0..1 range, and ColorBrewer's sequential
+# YlGnBu from 0 for activations (ReLU outputs, never negative: no half of the scale unused).
+COLORSCALES: dict[str, str] = {
+    "scores": "RdBu_r",
+    "weights": "Viridis",
+    "values": "PuOr_r",
+    "activations": "YlGnBu",
+}
 MASKED_COLOR = "#bdbdbd"
 FONT_SIZE = 15
 

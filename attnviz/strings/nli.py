@@ -72,6 +72,8 @@ EN: dict[str, str] = {
     "nli.compare_a": "G([a_i; β_i]) per premise token",
     "nli.compare_b": "G([b_j; α_j]) per hypothesis token",
     "nli.aggregate": "Aggregated v_A and v_B",
+    "nli.compare_title": "Compare (G per token) and aggregate (v, the sum over tokens)",
+    "nli.vector": "vector",
     "nli.dims": "dimension",
     "nli.similarity": "Sentence similarity",
     "nli.similarity.help": (
@@ -221,6 +223,8 @@ KO: dict[str, str] = {
     "nli.compare_a": "전제 토큰별 G([a_i; β_i])",
     "nli.compare_b": "가설 토큰별 G([b_j; α_j])",
     "nli.aggregate": "집계한 v_A와 v_B",
+    "nli.compare_title": "비교(토큰별 G)와 집계(토큰에 걸친 합 v)",
+    "nli.vector": "벡터",
     "nli.dims": "차원",
     "nli.similarity": "문장 유사도",
     "nli.similarity.help": (

@@ -4,14 +4,17 @@ alignment; the comparisons of G and the aggregated vectors; the verdict and conf
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from attnviz.figures.heatmap import heatmap, vector_rows
-from attnviz.figures.labels import escape_label
-from attnviz.figures.style import labels_width, style_layout
+from attnviz.figures.heatmap import heatmap, thinned_ticks
+from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
+from attnviz.figures.style import FONT_SIZE, colorbar, labels_width, style_layout
 from attnviz.i18n import Catalogue
 from attnviz.lessons.nli.compute import PairView
 from attnviz.nli_data import LABELS
@@ -50,11 +53,112 @@ def alignment_figures(
     return dict(zip(keys, figs, strict=True))
 
 
-def vectors_figure(
-    vectors: torch.Tensor, title: str, rows: list[str], text: Catalogue
+# The compare figure's geometry, in pixels: rows share what is left of a bounded plot height.
+ROW_PX = 22  # a row's height, until there are more than ROWS_PX / ROW_PX of them
+ROWS_PX = 420  # the height the G rows share at most (128-token sentences: 1.6 px a row)
+PANEL_GAP = 44  # between panels: the next panel's title
+AGGREGATE_ROW_PX = 36
+COMPARE_TOP, COMPARE_BOTTOM = 86, 58  # the title and the first panel's; the dimension axis
+
+
+def compare_figure(
+    compare_a: object,
+    compare_b: object,
+    aggregate: object,
+    premise: Sequence[str],
+    hypothesis: Sequence[str],
+    text: Catalogue,
 ) -> go.Figure:
-    """Vectors (a token's comparison, a sentence's aggregate) as rows, dimensions across."""
-    return vector_rows(vectors, title=title, row_labels=rows, dim_label=text("nli.dims"), text=text)
+    """Compare and aggregate as one figure: G's output per premise token and per hypothesis
+    token (la, g) and (lb, g), then their sums v_A and v_B (2, g), stacked on one dimension
+    axis. G ends in a ReLU, so every value is >= 0: the two G panels share one scale from 0,
+    and v (a sum over tokens, larger) has its own."""
+    matrices = [as_array(compare_a), as_array(compare_b), as_array(aggregate)]
+    labels = [unique_labels(premise), unique_labels(hypothesis), ["v_A", "v_B"]]
+    titles = [text("nli.compare_a"), text("nli.compare_b"), text("nli.aggregate")]
+    row_names = [text("nli.premise_tokens"), text("nli.hypothesis_tokens"), ""]
+    dims = [str(i) for i in range(matrices[0].shape[1])]
+    rows = [len(names) for names in labels]
+    row_px = min(ROW_PX, ROWS_PX / (rows[0] + rows[1]))
+    # v's two rows are never thinner than AGGREGATE_ROW_PX: its colour bar needs the length.
+    heights = [rows[0] * row_px, rows[1] * row_px, 2 * max(row_px, AGGREGATE_ROW_PX)]
+    plot_px = sum(heights) + PANEL_GAP * (len(rows) - 1)
+    # Each panel's share of the plot height, top down, the gaps between them left empty.
+    domains, y = [], plot_px
+    for height in heights:
+        domains.append([max(0.0, (y - height) / plot_px), y / plot_px])
+        y -= height + PANEL_GAP
+    scales = [
+        float(max(np.nanmax(matrices[0], initial=0.0), np.nanmax(matrices[1], initial=0.0))),
+        float(np.nanmax(matrices[2], initial=0.0)),
+    ]
+    traces: list[Any] = []
+    layout = style_layout(
+        text("nli.compare_title"),
+        height=COMPARE_TOP + round(plot_px) + COMPARE_BOTTOM,
+        top=COMPARE_TOP,
+    )
+    right = 10
+    for panel, (z, names, row_name) in enumerate(zip(matrices, labels, row_names, strict=True)):
+        axis = "y" if panel == 0 else f"y{panel + 1}"
+        top = scales[0] if panel < 2 else scales[1]
+        drawn = matrix_traces(
+            z,
+            kind="activations",
+            row_labels=names,
+            col_labels=dims,
+            row_name=row_name or text("nli.vector"),
+            col_name=text("nli.dims"),
+            mask=None,
+            hover={text("fig.hover.value"): z},
+            show_numbers=False,
+            text=text,
+            showscale=panel in (0, 2),  # one colour bar for the two G panels, one for v
+        )
+        trace = drawn.traces[0]
+        trace.update(zmin=0.0, zmax=top or 1.0, xaxis="x", yaxis=axis)
+        if trace.showscale:
+            low, high = domains[1][0] if panel == 0 else domains[2][0], domains[panel][1]
+            settings, width = colorbar(0.0, top or 1.0)
+            trace.colorbar = settings | {"y": low, "yanchor": "bottom", "len": high - low}
+            right = max(right, width)
+        traces.append(trace)
+        layout[f"yaxis{'' if panel == 0 else panel + 1}"] = {
+            "domain": domains[panel],
+            "anchor": "x",
+            "showgrid": False,
+            "zeroline": False,
+            "autorange": "reversed",
+            # A label every 18 px at most: 128-token rows are 1.6 px each.
+            **thinned_ticks(names, max(1, int(heights[panel] // (FONT_SIZE + 3)))),
+        }
+    layout["xaxis"] = {
+        "title": escape_label(text("nli.dims")),
+        "anchor": f"y{len(rows)}",
+        "showgrid": False,
+        "zeroline": False,
+        "range": [-0.5, len(dims) - 0.5],
+        **axis_ticks(dims),
+    }
+    layout["annotations"] = [
+        {
+            "text": escape_label(title),
+            "xref": "paper",
+            "yref": "paper",
+            "x": 0.0,
+            "y": domain[1],
+            "xanchor": "left",
+            "yanchor": "bottom",
+            "yshift": 4,
+            "showarrow": False,
+            "font": {"size": FONT_SIZE},
+        }
+        for title, domain in zip(titles, domains, strict=True)
+    ]
+    every_label = [label for names in labels for label in names]
+    layout["margin"] |= {"l": math.ceil(16 + labels_width(every_label)), "r": right,
+                         "b": COMPARE_BOTTOM}  # fmt: skip
+    return go.Figure(data=traces, layout=layout)
 
 
 def verdict_figure(probabilities: torch.Tensor, text: Catalogue) -> go.Figure:

@@ -305,46 +305,33 @@ def _aligned_pairs(view: PairView, hypothesis_rows: bool) -> None:
     table(frame, t("nli.pairs_heading"), key="nli_pairs")
 
 
-def _vector_figures(
-    al: nli.Alignment, premise: list[str], hypothesis: list[str], index: int, prefix: str
-) -> dict[str, go.Figure]:
+def _compare_figure(
+    al: nli.Alignment, premise: list[str], hypothesis: list[str], index: int
+) -> go.Figure:
     la, lb = int(al.lens_a[index]), int(al.lens_b[index])
-    text = catalogue()
-    compare_a, compare_b = al.compare_a[index, :la], al.compare_b[index, :lb]  # (la, g), (lb, g)
     aggregate = torch.stack([al.v_a[index], al.v_b[index]])  # (2, g)
-    return {
-        f"{prefix}compare_a": figures.vectors_figure(
-            compare_a, text("nli.compare_a"), premise, text
-        ),
-        f"{prefix}compare_b": figures.vectors_figure(
-            compare_b, text("nli.compare_b"), hypothesis, text
-        ),
-        f"{prefix}aggregate": figures.vectors_figure(
-            aggregate, text("nli.aggregate"), ["v_A", "v_B"], text
-        ),
-    }
+    return figures.compare_figure(
+        al.compare_a[index, :la], al.compare_b[index, :lb], aggregate, premise, hypothesis,
+        catalogue(),
+    )  # fmt: skip
 
 
 def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
     """G's comparisons and the aggregated vectors: the trained model's, then the untrained."""
-    batch = result.batch
     if read is not None:
-        premise, hypothesis = read.premises[index], read.hypotheses[index]
-        trained = _vector_figures(read.alignment, premise, hypothesis, index, "nli_trained_")
         st.caption(t("nli.compare_trained"))
-        plot_row({key: trained[key] for key in ("nli_trained_compare_a", "nli_trained_compare_b")})
-        plot(trained["nli_trained_aggregate"], "nli_trained_aggregate")
-    # Lazy: a closed expander's charts are neither sent nor drawn (three fewer charts for
-    # Chromium to redraw at each change while a trained model is shown).
+        premise, hypothesis = read.premises[index], read.hypotheses[index]
+        plot(_compare_figure(read.alignment, premise, hypothesis, index), "nli_trained_compare")
+    # Lazy: a closed expander's chart is neither built nor sent (one chart fewer for Chromium
+    # to redraw at each change while a trained model is shown).
     box = st.expander(t("nli.untrained_compare_heading"), expanded=read is None,
                       key="nli_untrained_open", on_change="rerun")  # fmt: skip
     with box:
         st.info(t("nli.untrained"))
         if box.open:
+            batch = result.batch
             premise, hypothesis = batch.premises[index], batch.hypotheses[index]
-            untrained = _vector_figures(batch.alignment, premise, hypothesis, index, "nli_")
-            plot_row({key: untrained[key] for key in ("nli_compare_a", "nli_compare_b")})
-            plot(untrained["nli_aggregate"], "nli_aggregate")
+            plot(_compare_figure(batch.alignment, premise, hypothesis, index), "nli_compare")
 
 
 def batch_columns(

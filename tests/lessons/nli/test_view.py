@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 from attnviz import nli
 from attnviz.app import sentences
@@ -212,21 +213,22 @@ def test_nli_snli_upload_fills_the_batch_with_its_labels(trained):
     assert list(frame["gold label"]) == ["entailment", "contradiction"]
 
 
-def test_nli_compare_charts_are_the_models_and_the_untrained_ones_open_on_request(encoder, trained):
+def test_nli_compare_chart_is_the_models_and_the_untrained_one_opens_on_request(encoder, trained):
     """The trained model's G outputs and v_A, v_B are drawn; the untrained ones (in a closed
     expander while a trained model is shown) are sent only once it is opened."""
     at = open_page(NLI)
-    pair = [("I do need sleep", "I am tired")]
-    read = trained.read(pair).alignment
-    np.testing.assert_allclose(z_of(at, "nli_trained_compare_a"), read.compare_a[0], rtol=1e-4)
-    np.testing.assert_allclose(z_of(at, "nli_trained_compare_b"), read.compare_b[0], rtol=1e-4)
-    aggregate = np.stack([read.v_a[0].numpy(), read.v_b[0].numpy()])
-    np.testing.assert_allclose(z_of(at, "nli_trained_aggregate"), aggregate, rtol=1e-4)
-    assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-nli_compare_a")]
+    read = trained.read([("I do need sleep", "I am tired")]).alignment
+    panels = chart(at, "nli_trained_compare")["data"]
+    expected = (read.compare_a[0], read.compare_b[0], torch.stack([read.v_a[0], read.v_b[0]]))
+    for panel, matrix in zip(panels, expected, strict=True):
+        np.testing.assert_allclose(decode(panel["z"]), matrix.numpy(), rtol=1e-4, atol=1e-6)
+    assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-nli_compare")]
     at.session_state["nli_untrained_open"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
     untrained = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
-    np.testing.assert_allclose(z_of(at, "nli_compare_a"), untrained.compare_a[0], rtol=1e-4)
+    panels = chart(at, "nli_compare")["data"]
+    np.testing.assert_allclose(decode(panels[0]["z"]), untrained.compare_a[0], rtol=1e-4)
+    np.testing.assert_allclose(decode(panels[1]["z"]), untrained.compare_b[0], rtol=1e-4)
