@@ -123,7 +123,6 @@ NLI = Page(
     charts=(
         "nli_e",
         "nli_weights",
-        "nli_hard",
         "nli_other",
         "nli_trained_compare",  # the shipped model's; the untrained one is folded away
     ),

@@ -68,6 +68,8 @@ def heatmap(
     showscale: bool = True,
     thin_scale: bool = False,
     frame_row: int | None = None,
+    marked: Sequence[tuple[int, int]] = (),
+    marked_note: str | None = None,
     max_ticks: int | None = None,
     height: int | None = None,
     vlines: Sequence[float] = (),
@@ -82,8 +84,9 @@ def heatmap(
     lines split by "\\n", escaped here) replaces all of it. `cell_text` ((n, m) strings) is
     written in the cells instead of the numbers. `selectable` adds the "cells" overlay (last in
     `fig.data`) that makes a click report its cell, up to SELECT_CELL_LIMIT. `frame_row` draws
-    a frame around one row, `max_ticks` thins long tick labels to at most that many a side,
-    `vlines` draws vertical lines at those column positions, `thin_scale` narrows the colour
+    a frame around one row, `marked` a box around each of those (row, column) cells (explained
+    by `marked_note` under the chart), `max_ticks` thins long tick labels to at most that many
+    a side, `vlines` draws vertical lines at those column positions, `thin_scale` narrows the colour
     bar for charts set three across.
     """
     z = as_array(matrix)
@@ -136,6 +139,8 @@ def heatmap(
         # background shows through the gap, or the image's pixel is MASKED_COLOR).
         sign = MASK_MARK if marks else f'<span style="color:{MASKED_COLOR}">■</span>'
         notes.append(f"{sign} = {escape_label(text('fig.masked'))}")
+    if marked and marked_note:
+        notes.append(f'<span style="color:{FRAME_COLOR}">□</span> = {escape_label(marked_note)}')
     if drawn.pool != (1, 1):
         rows_k, cols_k = drawn.pool
         notes.append(escape_label(text("fig.pooled", rows=rows_k, cols=cols_k)))
@@ -147,6 +152,7 @@ def heatmap(
             note("   ".join(notes), x=1.0, y=-0.02, font={"size": FONT_SIZE - 2})
         ]
     shapes = [_frame(frame_row, m)] if frame_row is not None else []
+    shapes += [_box(row, col) for row, col in marked]
     shapes += [_vline(x) for x in vlines]
     if shapes:
         layout["shapes"] = shapes
@@ -239,6 +245,18 @@ def _frame(row: int, m: int) -> dict[str, Any]:
         "type": "rect",
         "x0": -0.5,
         "x1": m - 0.5,
+        "y0": row - 0.5,
+        "y1": row + 0.5,
+        "line": line,
+    }
+
+
+def _box(row: int, col: int) -> dict[str, Any]:
+    line = {"color": FRAME_COLOR, "width": 3}
+    return {
+        "type": "rect",
+        "x0": col - 0.5,
+        "x1": col + 0.5,
         "y0": row - 0.5,
         "y1": row + 0.5,
         "line": line,

@@ -29,9 +29,10 @@ VERDICT_COLOURS = {"entailment": "#009E73", "neutral": "#56B4E9", "contradiction
 
 
 def alignment_figures(
-    view: PairView, row_name: str, col_name: str, keys: tuple[str, str, str, str], text: Catalogue
+    view: PairView, row_name: str, col_name: str, keys: tuple[str, str, str], text: Catalogue
 ) -> dict[str, go.Figure]:
-    """e, the row-wise weights, the hard alignment and the other direction, under `keys`."""
+    """e, the row-wise weights with the hard alignment (each row's argmax) boxed, and the other
+    direction, under `keys`."""
     labels: dict[str, Any] = {
         "text": text,
         "row_labels": view.rows,
@@ -44,10 +45,18 @@ def alignment_figures(
     hover = {text("fig.hover.score"): view.e, text("fig.hover.weight"): view.weights}
     rows_title = text("nli.weights_rows_title", rows=row_name, cols=col_name)
     cols_title = text("nli.weights_cols_title", rows=row_name, cols=col_name)
+    hard = [(int(row), int(col)) for row, col in torch.nonzero(view.hard > 0.5)]
     figs = [
         heatmap(view.e, title=text("nli.e_title"), kind="scores", hover=hover, **labels),
-        heatmap(view.weights, title=rows_title, kind="weights", hover=hover, **labels),
-        heatmap(view.hard, title=text("nli.hard_title"), kind="weights", hover=hover, **labels),
+        heatmap(
+            view.weights,
+            title=rows_title,
+            kind="weights",
+            hover=hover,
+            marked=hard,
+            marked_note=text("nli.hard_note"),
+            **labels,
+        ),
         heatmap(view.other, title=cols_title, kind="weights", **labels),
     ]
     return dict(zip(keys, figs, strict=True))

@@ -68,8 +68,8 @@ LINK: tuple[controls.Control, ...] = (
     MODE, PRESET, PREMISE, HYPOTHESIS, BATCH, PAIR, SOURCE, LAYER, F, SEED, ROWS, SCALE,
     TEMPERATURE,
 )  # fmt: skip
-CHARTS = ("nli_e", "nli_weights", "nli_hard", "nli_other")
-TRAINED_CHARTS = ("nli_trained_e", "nli_trained_weights", "nli_trained_hard", "nli_trained_other")
+CHARTS = ("nli_e", "nli_weights", "nli_other")
+TRAINED_CHARTS = ("nli_trained_e", "nli_trained_weights", "nli_trained_other")
 
 
 def _pairs_upload(uploader_key: str) -> None:
@@ -254,7 +254,7 @@ def show_verdict(read: Verdicts, index: int, card: dict[str, Any]) -> None:
 
 
 def _pair_charts(
-    view: PairView, keys: tuple[str, str, str, str], hypothesis_rows: bool, text: Catalogue
+    view: PairView, keys: tuple[str, str, str], hypothesis_rows: bool, text: Catalogue
 ) -> dict[str, go.Figure]:
     hypothesis, premise = text("nli.hypothesis_tokens"), text("nli.premise_tokens")
     row_name, col_name = (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
@@ -264,7 +264,8 @@ def _pair_charts(
 def show_alignments(
     result: NLIResult, read: Verdicts | None, index: int, choice: NLIChoice
 ) -> None:
-    """e, both softmax directions and the hard alignment: trained (left) beside untrained."""
+    """e and both softmax directions, the hard alignment boxed on the row-wise weights: the
+    trained model's (left) beside the untrained."""
     text, rows, batch = catalogue(), choice.hypothesis_rows, result.batch
     untrained = pair_view(batch.alignment, batch.premises, batch.hypotheses, index, rows)
     figs = _pair_charts(untrained, CHARTS, rows, text)
@@ -275,7 +276,7 @@ def show_alignments(
         left, right = st.columns(2)
         left.markdown(f"**{t('nli.trained_heading')}**")
         right.markdown(f"**{t('nli.untrained_heading')}**")
-        for order in (1, 0, 3, 2):  # weights, e, other direction, hard
+        for order in (1, 0, 2):  # weights (the hard alignment boxed), e, other direction
             plot_row(
                 {
                     TRAINED_CHARTS[order]: figs[TRAINED_CHARTS[order]],
@@ -283,8 +284,9 @@ def show_alignments(
                 }
             )
     else:
-        plot_row({key: figs[key] for key in ("nli_e", "nli_hard")})
-        plot_row({key: figs[key] for key in ("nli_weights", "nli_other")})
+        plot_row({key: figs[key] for key in ("nli_e", "nli_weights")})
+        with st.columns(2)[0]:
+            plot(figs["nli_other"], "nli_other")
     _aligned_pairs(shown, rows)
     similarity = f"{float(batch.similarity[index]):.3f}"
     st.metric(t("nli.similarity"), similarity, help=t("nli.similarity.help"))

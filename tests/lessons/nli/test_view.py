@@ -28,8 +28,11 @@ def test_nli_default_matches_the_backend(encoder):
     spec = chart(at, "nli_weights")
     assert spec["layout"]["yaxis"]["ticktext"] == tokens_b[0]  # hypothesis rows
     assert spec["layout"]["xaxis"]["ticktext"] == tokens_a[0]
-    hard = z_of(at, "nli_hard")
-    assert (hard.sum(axis=1) == 1).all()
+    # The hard alignment: a box around each row's largest weight.
+    boxes = [(round(b["y0"] + 0.5), round(b["x0"] + 0.5)) for b in spec["layout"]["shapes"]]
+    best = expected.weights_alpha[0].argmax(dim=-1)
+    assert boxes == [(row, int(col)) for row, col in enumerate(best)]
+    assert "hard alignment" in spec["layout"]["annotations"][0]["text"]
     assert "untrained" in texts_of(at)
 
 
