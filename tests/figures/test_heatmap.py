@@ -178,3 +178,15 @@ def test_head_grid_has_one_thumbnail_per_head_and_pools_large_ones():
     pooled = np.asarray(grid.head_grid(big, title="m", layer_label="l", head_label="h").data[0].z)
     assert pooled.shape == (48, 48)
     np.testing.assert_allclose(pooled[0, 0], big[0, 0, :3, :2].mean().item(), rtol=1e-5)
+
+
+def test_marked_cells_are_boxed_and_explained_under_the_chart():
+    weights = torch.softmax(torch.randn(3, 4), dim=-1)
+    cells = [(row, int(col)) for row, col in enumerate(weights.argmax(dim=-1))]
+    fig = en.heatmap(weights, title="w", kind="weights", marked=cells, marked_note="<argmax>")
+    boxes = [(s.y0 + 0.5, s.x0 + 0.5, s.x1 - s.x0, s.y1 - s.y0) for s in fig.layout.shapes]
+    assert boxes == [(row, col, 1.0, 1.0) for row, col in cells]
+    (annotation,) = fig.layout.annotations
+    assert "&lt;argmax&gt;" in annotation.text and fig.layout.margin.b == 36
+    plain = en.heatmap(weights, title="w", kind="weights")
+    assert not plain.layout.shapes and not plain.layout.annotations
