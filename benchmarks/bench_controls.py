@@ -13,8 +13,9 @@ has six other layers to go to).
 The bare page is the floor: one Streamlit script with the same kind of control under the same
 key, which for each value draws the figures our page drew for it (taken beforehand from the app
 itself through AppTest, and built into figures once, when the bare page starts), one after
-another at full width, and nothing else. Both run in their own `streamlit run` and take turns
-round by round, so the machine's slow spells hit both alike. Medians over the rounds; the
+another at full width, and nothing else. Both run in their own `streamlit run`, started afresh
+for each case with a fresh Chromium, and take turns round by round, so the machine's slow
+spells hit both alike. Medians over the rounds; the
 targets are under 1 s for our page and a ratio of at most 1.5.
 Run with `python -m benchmarks.bench_controls [--rounds N] [--only TEXT]`.
 """
@@ -363,32 +364,35 @@ def main() -> None:
         (folder / "bare.py").write_text(BARE_PAGE)
         print(f"figures of {len(cases)} cases through AppTest ...", flush=True)
         prepared = [(case, frames_of(case)) for case in cases]
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        with (
-            server(APP_ROOT / "dashboard.py", APP_ROOT) as ours,
-            server(folder / "bare.py", folder) as bare,
-        ):
-            print(
-                f"repaint after one control change, median of {args.rounds} rounds after a "
-                "warm-up round (s)\n"
-                f"  {'case':<34} {'script':>6} {'drawn':>6} {'bare':>6} {'ratio':>6}"
-            )
-            for case, frames in prepared:
-                try:
+        print(
+            f"repaint after one control change, median of {args.rounds} rounds after a "
+            "warm-up round (s)\n"
+            f"  {'case':<34} {'script':>6} {'drawn':>6} {'bare':>6} {'ratio':>6}"
+        )
+        for case, frames in prepared:
+            # Each case on fresh servers and a fresh browser: no case inherits another's
+            # sessions, caches or Chromium state.
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                with (
+                    server(APP_ROOT / "dashboard.py", APP_ROOT) as ours,
+                    server(folder / "bare.py", folder) as bare,
+                ):
                     measured = measure(browser, case, frames, folder, ours, bare)
-                except PlaywrightError as err:  # one case's failure is reported, not fatal
-                    print(f"  {case.name:<34} failed: {str(err).splitlines()[0]}", flush=True)
-                    failed.append(case.name)
-                    continue
-                script, drawn, floor = measured
-                flag = "" if drawn < MAX_SECONDS and drawn / floor <= MAX_RATIO else "  MISSED"
-                print(
-                    f"  {case.name:<34} {script:6.2f} {drawn:6.2f} {floor:6.2f} "
-                    f"{drawn / floor:6.2f}{flag}",
-                    flush=True,
-                )
-                rows.append((case.name, script, drawn, floor))
-        browser.close()
+            except PlaywrightError as err:  # one case's failure is reported, not fatal
+                print(f"  {case.name:<34} failed: {str(err).splitlines()[0]}", flush=True)
+                failed.append(case.name)
+                continue
+            finally:
+                browser.close()
+            script, drawn, floor = measured
+            flag = "" if drawn < MAX_SECONDS and drawn / floor <= MAX_RATIO else "  MISSED"
+            print(
+                f"  {case.name:<34} {script:6.2f} {drawn:6.2f} {floor:6.2f} "
+                f"{drawn / floor:6.2f}{flag}",
+                flush=True,
+            )
+            rows.append((case.name, script, drawn, floor))
     missed = [r for r in rows if not (r[2] < MAX_SECONDS and r[2] / r[3] <= MAX_RATIO)]
     print(
         f"targets: under {MAX_SECONDS:g} s and at most {MAX_RATIO:g}x the bare page; "
