@@ -235,3 +235,15 @@ def test_nli_compare_chart_is_the_models_and_the_untrained_one_opens_on_request(
     panels = chart(at, "nli_compare")["data"]
     np.testing.assert_allclose(decode(panels[0]["z"]), untrained.compare_a[0], rtol=1e-4)
     np.testing.assert_allclose(decode(panels[1]["z"]), untrained.compare_b[0], rtol=1e-4)
+
+
+def test_nli_without_a_classifier_shows_the_untrained_steps_alone(monkeypatch, tmp_path):
+    """No checkpoint to read: a message instead of the verdict, and the untrained view's
+    charts (the hard alignment boxed on its weights, compare and aggregate open) and no other."""
+    monkeypatch.setenv("ATTNVIZ_NLI_CHECKPOINT", str(tmp_path / "missing.safetensors"))
+    at = open_page(NLI)
+    assert not at.exception, [e.value for e in at.exception]
+    keys = sorted(c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart"))
+    assert keys == ["nli_compare", "nli_e", "nli_other", "nli_weights"]
+    assert "missing.safetensors" in texts_of(at)
+    assert len(chart(at, "nli_weights")["layout"]["shapes"]) == 3  # a box per hypothesis token
