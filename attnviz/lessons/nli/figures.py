@@ -127,7 +127,9 @@ def compare_figure(
         trace = drawn.traces[0]
         trace.update(zmin=0.0, zmax=top or 1.0, xaxis="x", yaxis=axis)
         if trace.showscale:
-            low, high = domains[1][0] if panel == 0 else domains[2][0], domains[panel][1]
+            # G's bar spans both G panels (top of the first to the bottom of the second).
+            low = domains[1][0] if panel == 0 else domains[2][0]
+            high = domains[panel][1]
             settings, width = colorbar(0.0, top or 1.0)
             trace.colorbar = settings | {"y": low, "yanchor": "bottom", "len": high - low}
             right = max(right, width)
