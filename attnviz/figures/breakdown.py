@@ -10,8 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
+from attnviz.figures.heatmap import SELECTED_COLOR, row_frame
 from attnviz.figures.labels import default_labels, escape_label, unique_labels
 from attnviz.figures.matrix import (
+    MASK_MARK,
     NUMBERS_LIMIT,
     as_array,
     axis_ticks,
@@ -36,10 +38,12 @@ def query_breakdown(
     query_label: str | None = None,
     key_labels: Sequence[object] | None = None,
     mask: object | None = None,
+    selected_key: int | None = None,
     text: Catalogue,
 ) -> go.Figure:
     """How output row `query` is made: per key its raw and masked score, its weight, and
-    weight_j * v_j (the rows of the right panel add up to the output row at its bottom)."""
+    weight_j * v_j (the rows of the right panel add up to the output row at its bottom).
+    `selected_key` outlines that key's bars and frames its row of the right panel."""
     raw = np.asarray(scores, dtype=np.float64).reshape(-1)  # (m,)
     masked = np.asarray(masked_scores, dtype=np.float64).reshape(-1)  # (m,)
     w = np.asarray(weights, dtype=np.float64).reshape(-1)  # (m,)
@@ -48,6 +52,8 @@ def query_breakdown(
     keys = unique_labels(key_labels if key_labels is not None else default_labels("k", m))
     allowed = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).reshape(-1)
     label = query_label if query_label is not None else f"q{query}"
+    fill = float(masked[~allowed][0]) if not allowed.all() else None
+    chosen = np.arange(m) == (-1 if selected_key is None else selected_key)  # (m,)
     contributions = w[:, None] * v  # (m, d_v)
     output = contributions.sum(axis=0, keepdims=True)  # (1, d_v)
     rest: list[np.ndarray] = []
@@ -59,6 +65,7 @@ def query_breakdown(
         rest = [contributions[others].sum(axis=0, keepdims=True)]  # [(1, d_v)]
         rest_label = text("fig.breakdown.others", count=len(others))
         raw, masked, w, allowed = raw[shown], masked[shown], w[shown], allowed[shown]
+        chosen = chosen[shown]
         contributions, keys = contributions[shown], [keys[i] for i in shown]
         m = len(shown)
 
@@ -76,6 +83,8 @@ def query_breakdown(
             text=[cell_number(v) for v in y] if numbers and m <= NUMBERS_LIMIT else None,
             textposition="outside",
             hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra>{name}</extra>",
+            # the selected key's bars outlined, as its cell is boxed on the heatmaps
+            marker_line={"color": SELECTED_COLOR, "width": np.where(chosen, 3, 0)},
             xaxis=f"x{axes}",
             yaxis=f"y{axes}",
         )
@@ -90,7 +99,8 @@ def query_breakdown(
                 x=x[~allowed],
                 y=np.zeros(int((~allowed).sum())),
                 mode="text",
-                text=[escape_label(text("fig.masked"))] * int((~allowed).sum()),
+                # a × each, as on the heatmaps: words would overlap under narrow bars
+                text=[MASK_MARK] * int((~allowed).sum()),
                 textposition="top center",
                 showlegend=False,
                 hoverinfo="skip",
@@ -164,8 +174,16 @@ def query_breakdown(
     # The legend sits at the foot of the figure, below the rotated key labels, not over them.
     legend = {"orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom"}
     layout.update(barmode="group", legend=legend)
+    foot = []
+    if fill is not None:
+        foot.append(text("fig.breakdown.masked_note", fill=cell_number(fill)))
     if rest:
-        top = text("fig.breakdown.top", shown=m, total=m + len(others))
-        annotations.append(note(escape_label(top), x=1.0, y=-0.17, font={"size": FONT_SIZE - 3}))
+        foot.append(text("fig.breakdown.top", shown=m, total=m + len(others)))
+    if foot:
+        line = escape_label("   ".join(foot))
+        annotations.append(note(line, x=1.0, y=-0.17, font={"size": FONT_SIZE - 3}))
     layout["annotations"] = annotations
+    if chosen.any():
+        row = int(np.argmax(chosen))
+        layout["shapes"] = [{**row_frame(row, d_v, dash="dot"), "xref": "x3", "yref": "y3"}]
     return go.Figure(data=traces, layout=layout)

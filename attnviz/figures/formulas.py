@@ -98,14 +98,21 @@ def query_numbers(
     scores_row: Sequence[float],
     weights_row: Sequence[float],
     output_row: Sequence[float],
+    masked_row: Sequence[float] | None = None,
 ) -> list[str]:
-    """The same three steps with query `query`'s numbers."""
+    r"""The same steps with query `query`'s numbers: the raw scores s, the masked scores
+    \tilde s when `masked_row` differs from them, the weights and the output."""
     terms = [rf"{number(w)}\, v_{{{j}}}" for j, w in enumerate(weights_row[:MAX_TERMS])]
     if len(weights_row) > MAX_TERMS:
         terms.append(r"\dots")
+    lines = [rf"s_{{{query}\cdot}} = {vector(scores_row)}"]
+    softmax_of = rf"s_{{{query}\cdot}}"
+    if masked_row is not None and list(masked_row) != list(scores_row):
+        lines.append(rf"\tilde s_{{{query}\cdot}} = {vector(masked_row)}")
+        softmax_of = rf"\tilde s_{{{query}\cdot}}"
     return [
-        rf"s_{{{query}\cdot}} = {vector(scores_row)}",
-        rf"\alpha_{{{query}\cdot}} = \operatorname{{softmax}}(\tilde s_{{{query}\cdot}})"
+        *lines,
+        rf"\alpha_{{{query}\cdot}} = \operatorname{{softmax}}({softmax_of})"
         rf" = {vector(weights_row)}",
         rf"o_{{{query}}} = " + " + ".join(terms) + rf" = {vector(output_row)}",
     ]

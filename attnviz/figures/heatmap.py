@@ -44,7 +44,8 @@ from attnviz.figures.style import (
 )
 from attnviz.i18n import Catalogue
 
-FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch)
+FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch), boxed cells
+SELECTED_COLOR = "#000000"  # the selected cell, inside its row's dotted frame
 
 
 def heatmap(
@@ -70,6 +71,9 @@ def heatmap(
     frame_row: int | None = None,
     marked: Sequence[tuple[int, int]] = (),
     marked_note: str | None = None,
+    selected: tuple[int, int | None] | None = None,
+    masked_values: bool = False,
+    bound: float | None = None,
     max_ticks: int | None = None,
     height: int | None = None,
     vlines: Sequence[float] = (),
@@ -82,12 +86,17 @@ def heatmap(
     `hover` maps names to (n, m) arrays shown on hover (raw score, weight, ...); the matrix
     itself is shown under `title` when `hover` is not given, and `hover_text` ((n, m) strings,
     lines split by "\\n", escaped here) replaces all of it. `cell_text` ((n, m) strings) is
-    written in the cells instead of the numbers. `selectable` adds the "cells" overlay (last in
-    `fig.data`) that makes a click report its cell, up to SELECT_CELL_LIMIT. `frame_row` draws
-    a frame around one row, `marked` a box around each of those (row, column) cells (explained
-    by `marked_note` under the chart), `max_ticks` thins long tick labels to at most that many
-    a side, `vlines` draws vertical lines at those column positions, `thin_scale` narrows the colour
-    bar for charts set three across.
+    written in the cells instead of the numbers. `masked_values` writes the masked cells'
+    numbers (the fill value, a masked weight's 0, a fully masked row's 1/m) in their gaps
+    instead of a "×". `bound` fixes the colour scale (`matrix.colour_range`).
+
+    Marks: `selectable` adds the "cells" overlay (last in `fig.data`) that makes a click report
+    its cell, up to SELECT_CELL_LIMIT; `selected` (row, column) frames that row with a dotted
+    line and boxes the cell (column None: the row only), the selection a page shares;
+    `frame_row` frames one row, `marked` boxes each of those (row, column) cells (explained by
+    `marked_note` under the chart). Layout: `max_ticks` thins long tick labels to at most that
+    many a side, `vlines` draws vertical lines at those column positions, `thin_scale` narrows
+    the colour bar for charts set three across.
     """
     z = as_array(matrix)
     n, m = z.shape
@@ -118,14 +127,16 @@ def heatmap(
         showscale=showscale,
         # The overlay repeats the hover text: half the budget each.
         hover_bytes=HOVER_BYTES_LIMIT // 2 if overlay else HOVER_BYTES_LIMIT,
+        masked_numbers=masked_values,
+        bound=bound,
     )
     if drawn.encoding == "full":
-        _replace_texts(drawn, cell_text, hover_text, allowed)
+        _replace_texts(drawn, cell_text, hover_text, None if masked_values else allowed)
     right = 10
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
             trace.colorbar, right = colorbar(trace.zmin, trace.zmax, thin=thin_scale)
-    marks = drawn.encoding == "full" and max(n, m) <= MARK_LIMIT
+    marks = drawn.encoding == "full" and max(n, m) <= MARK_LIMIT and not masked_values
     traces = list(drawn.traces)
     if allowed is not None and marks:
         traces.append(masked_markers(allowed))
@@ -138,7 +149,8 @@ def heatmap(
         # Cells up to MARK_LIMIT a side hold a ×; smaller ones are only grey (the plot's
         # background shows through the gap, or the image's pixel is MASKED_COLOR).
         sign = MASK_MARK if marks else f'<span style="color:{MASKED_COLOR}">■</span>'
-        notes.append(f"{sign} = {escape_label(text('fig.masked'))}")
+        said = "fig.masked_shown" if masked_values and show_numbers else "fig.masked"
+        notes.append(f"{sign} = {escape_label(text(said))}")
     if marked and marked_note:
         notes.append(f'<span style="color:{FRAME_COLOR}">□</span> = {escape_label(marked_note)}')
     if drawn.pool != (1, 1):
@@ -151,8 +163,12 @@ def heatmap(
         layout["annotations"] = [
             note("   ".join(notes), x=1.0, y=-0.02, font={"size": FONT_SIZE - 2})
         ]
-    shapes = [_frame(frame_row, m)] if frame_row is not None else []
+    shapes = [row_frame(frame_row, m)] if frame_row is not None else []
     shapes += [_box(row, col) for row, col in marked]
+    if selected is not None and 0 <= selected[0] < n:
+        shapes.append(row_frame(selected[0], m, dash="dot"))
+        if selected[1] is not None and 0 <= selected[1] < m:
+            shapes.append(_box(selected[0], selected[1], color=SELECTED_COLOR))
     shapes += [_vline(x) for x in vlines]
     if shapes:
         layout["shapes"] = shapes
@@ -239,8 +255,9 @@ def thinned_ticks(labels: list[str], limit: int | None) -> dict[str, object]:
     }
 
 
-def _frame(row: int, m: int) -> dict[str, Any]:
-    line = {"color": FRAME_COLOR, "width": 3}
+def row_frame(row: int, m: int, dash: str = "solid") -> dict[str, Any]:
+    """A frame around row `row` of a matrix of `m` columns (a shape in data coordinates)."""
+    line = {"color": FRAME_COLOR, "width": 3, "dash": dash}
     return {
         "type": "rect",
         "x0": -0.5,
@@ -251,8 +268,8 @@ def _frame(row: int, m: int) -> dict[str, Any]:
     }
 
 
-def _box(row: int, col: int) -> dict[str, Any]:
-    line = {"color": FRAME_COLOR, "width": 3}
+def _box(row: int, col: int, color: str = FRAME_COLOR) -> dict[str, Any]:
+    line = {"color": color, "width": 3}
     return {
         "type": "rect",
         "x0": col - 0.5,

@@ -47,19 +47,20 @@ def number(value: float, digits: int = 4) -> str:
 
 
 def cell_number(value: float) -> str:
-    """A score or value written in its cell."""
-    # Two significant digits fit a cell of a three-across layout; hover has four.
-    return number(value, digits=2)
-
-
-def cell_weight(value: float) -> str:
-    """A weight written in its cell."""
-    # Weights lie in [0, 1]: ".16" reads at a glance where "0.16" or "4.1e-15" crowd a cell.
-    if value >= 0.995:
-        return "1"
-    if value < 0.005:
+    """A number written in its cell, one format for every kind: two significant digits without
+    the leading zero (".41", "-.49", "7.2", "140"), "0" under 0.005 in size (a weight of 1e-7
+    and its contribution alike), a fill value as "-1e6" and "-inf"."""
+    if np.isneginf(value):
+        return "-inf"
+    size = abs(value)
+    if size < 0.005:
         return "0"
-    return f"{value:.2f}".removeprefix("0")
+    if size >= 1e4:
+        mantissa, exponent = f"{value:.0e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    if size >= 99.5:
+        return f"{value:.0f}"
+    return f"{value:.2g}".replace("0.", ".", 1)
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,17 @@ class Drawn:
     pool: tuple[int, int] = (1, 1)
 
 
-def colour_range(shown: np.ndarray, kind: Kind) -> dict[str, float]:
+def colour_range(shown: np.ndarray, kind: Kind, bound: float | None = None) -> dict[str, float]:
     """Weights on 0..1; activations from 0 to their largest; scores and values on a scale
-    symmetric about 0 (their largest |value|)."""
-    if kind == "weights":
+    symmetric about 0 (their largest |value|). A given `bound` replaces the largest value: one
+    scale for charts set side by side, or weights on 0..their maximum."""
+    if kind == "weights" and bound is None:
         return {"zmin": 0.0, "zmax": 1.0}
-    finite = shown[np.isfinite(shown)]
-    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    if bound is None:
+        finite = shown[np.isfinite(shown)]
+        bound = float(np.abs(finite).max()) if finite.size else 1.0
+    if kind == "weights":
+        return {"zmin": 0.0, "zmax": bound or 1.0}
     if kind == "activations":
         return {"zmin": 0.0, "zmax": bound or 1.0}
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
@@ -117,12 +122,16 @@ def matrix_traces(
     text: Catalogue,
     showscale: bool = True,
     hover_bytes: int = HOVER_BYTES_LIMIT,
+    masked_numbers: bool = False,
+    bound: float | None = None,
 ) -> Drawn:
     """The traces of a matrix in the encoding its size allows (`encoding_for`); "full" turns
-    "compact" when the per-cell hover text would pass `hover_bytes` (long labels)."""
+    "compact" when the per-cell hover text would pass `hover_bytes` (long labels).
+    `masked_numbers` writes masked cells' numbers too (the cells stay gaps); `bound` fixes the
+    colour scale (`colour_range`)."""
     n, m = z.shape
     shown = z if mask is None else np.where(mask, z, np.nan)  # masked: a gap, not a colour
-    ranges = colour_range(shown, kind)
+    ranges = colour_range(shown, kind, bound)
     row, col = escape_label(row_name), escape_label(col_name)
     encoding = encoding_for(n, m)
     if encoding == "image":
@@ -158,9 +167,8 @@ def matrix_traces(
     else:
         trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>%{{z:.4g}}<extra></extra>"
     if show_numbers and encoding == "full":
-        cell = cell_weight if kind == "weights" else cell_number
-        numbers = np.vectorize(cell, otypes=[object])(z)
-        if mask is not None:
+        numbers = np.vectorize(cell_number, otypes=[object])(z)
+        if mask is not None and not masked_numbers:
             numbers = np.where(mask, numbers, "")
         trace.text = numbers
         trace.texttemplate = "%{text}"

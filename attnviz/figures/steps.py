@@ -33,10 +33,15 @@ def step_figure(
     key_labels: Sequence[str],
     text: Catalogue,
     selectable: bool = False,
+    selected: tuple[int, int] | None = None,
+    masked_values: bool = False,
 ) -> go.Figure:
     """One step's heatmap (a name of STEPS) of `result`, computed with these `values` (m, d_v).
 
-    `selectable` gives the three attention heatmaps click targets (`heatmap`).
+    `selectable` gives the three attention heatmaps click targets (`heatmap`). `selected`
+    (query, key) boxes that cell and frames its query's row on the attention heatmaps, the
+    query's row of the outputs and the key's row of the values. `masked_values` writes the
+    masked cells' numbers in their gaps.
     """
     if name not in STEPS:
         raise ValueError(f"unknown step figure {name!r}: choose one of {', '.join(STEPS)}")
@@ -53,6 +58,8 @@ def step_figure(
             mask=None if name == "scores" else result.mask,
             hover=hover,
             selectable=selectable,
+            selected=selected,
+            masked_values=masked_values,
         )
     dims = text("fig.dims")
     columns: dict[str, Any] = {
@@ -69,8 +76,15 @@ def step_figure(
             row_labels=key_labels,
             row_name=text("fig.hover.key"),
             y_title=text("fig.keys"),
+            selected=None if selected is None else (selected[1], None),
             **columns,
         )
     return heatmap(
-        result.output, title=title, kind="values", text=text, row_labels=query_labels, **columns
+        result.output,
+        title=title,
+        kind="values",
+        text=text,
+        row_labels=query_labels,
+        selected=None if selected is None else (selected[0], None),
+        **columns,
     )

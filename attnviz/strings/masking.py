@@ -87,6 +87,10 @@ EN: dict[str, str] = {
     "masking.fig.pad": "pad",
     "masking.fig.mask": "Mask of sequence {seq} (1 = may attend)",
     "masking.fig.may_attend": "may attend",
+    "masking.show_masked": "Write masked values in their cells",
+    "masking.show_masked.help": "On: the masked scores' cells show the fill value and the "
+    "masked weights' cells their 0 (1/m in a fully masked row), on grey, off the colour scale. "
+    "Off: a × in each masked cell.",
 }
 
 KO: dict[str, str] = {
@@ -175,4 +179,8 @@ KO: dict[str, str] = {
     "masking.fig.pad": "pad",
     "masking.fig.mask": "시퀀스 {seq}의 마스크 (1 = 어텐션 가능)",
     "masking.fig.may_attend": "어텐션 가능",
+    "masking.show_masked": "마스킹된 칸에 값 쓰기",
+    "masking.show_masked.help": "켜면 마스킹된 점수 칸에 채움 값, 마스킹된 가중치 칸에 0(모두 "
+    "마스킹된 행은 1/m)을 회색 바탕에 씁니다. 색 척도에는 넣지 않습니다. 끄면 마스킹된 칸마다 ×를 "
+    "그립니다.",
 }

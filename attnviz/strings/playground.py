@@ -96,6 +96,10 @@ EN: dict[str, str] = {
     "controls.cells.help": "Untick a cell to forbid that query from attending to that key.",
     "controls.cells_too_big": "Hand-picked cells are available up to {limit} × {limit}.",
     "controls.fill": "Fill value for masked scores",
+    "controls.show_masked": "Write masked values in their cells",
+    "controls.show_masked.help": "On: a masked score cell shows the fill value, a masked weight "
+    "its 0 (or 1/m in a fully masked row); the cells stay grey, so the fill value does not "
+    "swamp the colours. Off: a × in each masked cell.",
     "controls.fill.help": (
         "The textbook writes -1e6 into masked scores; -inf gives zero weights to a fully masked "
         "row."
@@ -204,6 +208,10 @@ KO: dict[str, str] = {
     "controls.cells.help": "셀의 체크를 해제하면 그 쿼리가 그 키에 어텐션하지 못합니다.",
     "controls.cells_too_big": "셀 직접 고르기는 {limit} × {limit}까지만 쓸 수 있습니다.",
     "controls.fill": "마스킹된 점수의 채움 값",
+    "controls.show_masked": "마스킹된 칸에 값 쓰기",
+    "controls.show_masked.help": "켜면 마스킹된 점수 칸에 채움 값, 마스킹된 가중치 칸에 0(모두 "
+    "마스킹된 행은 1/m)을 씁니다. 칸은 회색으로 남아 채움 값이 색을 덮지 않습니다. 끄면 마스킹된 "
+    "칸마다 ×를 그립니다.",
     "controls.fill.help": (
         "교재는 마스킹된 점수에 -1e6을 넣습니다. -inf를 넣으면 완전히 마스킹된 행의 가중치가 0이 "
         "됩니다."

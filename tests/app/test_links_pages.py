@@ -316,7 +316,8 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     PLAYGROUND: {
         "src": "random", "n": "5", "m": "7", "dq": "3", "dk": "3", "dv": "2", "seed": "4",
         "score": "additive", "T": "0.5", "h": "4", "pseed": "2", "lens": "3", "causal": "1",
-        "cells_on": "1", "cells": "0.1", "fill": "-inf", "q": "2", "k": "1", "sigma": "2",
+        "cells_on": "1", "cells": "0.1", "fill": "-inf", "shown": "0", "q": "2", "k": "1",
+        "sigma": "2",
         "preset": "textbook", "self": "1", "Q": "1, 2", "K": "1, 0", "V": "3",
     },
     NLI: {
@@ -335,7 +336,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",
-        "fill": "-inf", "cells_on": "1", "cells": "0.0",
+        "fill": "-inf", "shown": "0", "cells_on": "1", "cells": "0.0",
     },
     ADDITIVE: {
         "n": "2", "m": "3", "dq": "3", "dk": "3", "dv": "1", "seed": "1", "h": "2",

@@ -93,6 +93,78 @@ def test_masked_cells_are_labelled_gaps(result):
     ]
 
 
+def test_masked_values_are_written_in_their_gaps():
+    gen = torch.Generator().manual_seed(1)
+    q, k = torch.randn(3, 2, generator=gen), torch.randn(6, 2, generator=gen)
+    mask = causal_mask(3, 6) & torch.tensor([True, True, False, True, True, True])  # (3, 6)
+    mask[0] = False  # a fully masked row: uniform 1/6 at a finite fill
+    result = attend(q, k, torch.randn(6, 2, generator=gen), mask=mask)
+    scores = en.heatmap(
+        result.masked_scores, title="s", kind="scores", mask=mask, masked_values=True
+    )
+    weights = en.heatmap(result.weights, title="w", kind="weights", mask=mask, masked_values=True)
+    blocked = ~mask.numpy()
+    assert np.isnan(decode(figure_json(scores)["data"][0]["z"])[blocked]).all()  # still gaps
+    assert set(np.asarray(scores.data[0].text)[blocked]) == {"-1e6"}
+    cells = np.asarray(weights.data[0].text)
+    assert list(cells[0]) == [".17"] * 6  # 1/m of the fully masked row
+    assert cells[1, 2] == "0" and cells[2, 4] == "0"
+    assert cells[1, 1] == f"{result.weights[1, 1].item():.2g}".replace("0.", ".", 1)
+    assert len(scores.data) == 1  # no × marks over the numbers
+    assert scores.layout.annotations[0].text.endswith("= masked (its value written in the gap)")
+    crossed = en.heatmap(result.masked_scores, title="s", kind="scores", mask=mask)
+    assert set(crossed.data[1].text) == {"×"} and set(
+        np.asarray(crossed.data[0].text)[blocked]
+    ) == {""}
+
+
+def test_cell_numbers_share_one_format():
+    from attnviz.figures.matrix import cell_number
+
+    cases = {0.41: ".41", -0.495: "-.49", 0.7: ".7", 7.24: "7.2", 140.2: "140", -1e6: "-1e6"}
+    cases |= {7.2e-07: "0", 0.0: "0", 0.999: "1", float("-inf"): "-inf", -1e9: "-1e9"}
+    assert {value: cell_number(value) for value in cases} == cases
+
+
+def test_the_selected_cell_is_boxed_and_its_row_framed():
+    fig = en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(2, 1))
+    row, cell = fig.layout.shapes
+    assert (row.y0, row.y1, row.x0, row.x1, row.line.dash) == (1.5, 2.5, -0.5, 3.5, "dot")
+    assert (cell.y0, cell.y1, cell.x0, cell.x1, cell.line.dash) == (1.5, 2.5, 0.5, 1.5, None)
+    only_row = en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(0, None))
+    assert len(only_row.layout.shapes) == 1 and only_row.layout.shapes[0].y0 == -0.5
+    assert not en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(5, 0)).layout.shapes
+
+
+def test_step_figures_share_the_selection(result):
+    values = torch.arange(12.0).reshape(4, 3)
+    labels = {"query_labels": ["a", "b", "c"], "key_labels": ["w", "x", "y", "z"]}
+    for name in ("scores", "masked_scores", "weights"):
+        fig = en.step_figure(result, values, name, selected=(1, 3), **labels)
+        assert [(s.y0, s.x0) for s in fig.layout.shapes] == [(0.5, -0.5), (0.5, 2.5)], name
+    values_fig = en.step_figure(result, values, "values", selected=(1, 3), **labels)
+    assert [s.y0 for s in values_fig.layout.shapes] == [2.5]  # the key's value row
+    output_fig = en.step_figure(result, values, "output", selected=(1, 3), **labels)
+    assert [s.y0 for s in output_fig.layout.shapes] == [0.5]  # the query's output row
+
+
+def test_the_breakdown_outlines_the_selected_key(result):
+    values = torch.arange(12.0).reshape(4, 3)
+    fig = en.query_breakdown(
+        query=2,
+        scores=result.scores[2],
+        masked_scores=result.masked_scores[2],
+        weights=result.weights[2],
+        values=values,
+        mask=result.mask[2],
+        selected_key=1,
+    )
+    bars = [d for d in fig.data if d.type == "bar"]
+    assert all(list(b.marker.line.width) == [0, 3, 0, 0] for b in bars)
+    (frame,) = fig.layout.shapes
+    assert (frame.xref, frame.yref, frame.y0) == ("x3", "y3", 0.5)
+
+
 def test_colour_scales_and_ranges():
     weights = en.heatmap(np.full((2, 2), 0.5), title="w", kind="weights")
     assert (weights.data[0].zmin, weights.data[0].zmax) == (0.0, 1.0)
@@ -104,9 +176,9 @@ def test_numbers_in_small_cells_only():
     small = en.heatmap(np.full((12, 12), 0.25), title="w", kind="weights")
     assert small.data[0].text[0][0] == ".25" and small.data[0].texttemplate == "%{text}"
     cells = en.heatmap(np.array([[1.0, 0.999, 0.004, 0.5]]), title="w", kind="weights")
-    assert list(cells.data[0].text[0]) == ["1", "1", "0", ".50"]
+    assert list(cells.data[0].text[0]) == ["1", "1", "0", ".5"]
     scores = en.heatmap(np.array([[-0.70710677, 12.5]]), title="s", kind="scores")
-    assert list(scores.data[0].text[0]) == ["-0.71", "12"]
+    assert list(scores.data[0].text[0]) == ["-.71", "12"]
     big = en.heatmap(np.zeros((13, 13)), title="w", kind="weights")
     assert big.data[0].text is None
 
@@ -131,7 +203,9 @@ def test_query_breakdown_adds_up(result):
     raw, masked, marks, weights, table = fig.data
     np.testing.assert_allclose(raw.y, result.scores[1].numpy(), rtol=1e-6)
     assert np.isnan(masked.y[2:]).all()  # masked keys get no bar ...
-    assert list(marks.x) == [2, 3] and set(marks.text) == {"masked"}  # ... but a label
+    assert list(marks.x) == [2, 3] and set(marks.text) == {"×"}  # ... but a mark
+    fill = next(a.text for a in fig.layout.annotations if "masked key" in a.text)
+    assert fill == "× = masked key: its masked score s̃ is -1e6"
     np.testing.assert_allclose(weights.y, result.weights[1].numpy(), rtol=1e-6)
     contributions = result.weights[1].numpy()[:, None] * values.numpy()
     z = np.asarray(table.z)

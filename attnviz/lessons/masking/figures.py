@@ -17,7 +17,7 @@ from attnviz.figures.heatmap import heatmap
 from attnviz.i18n import Catalogue
 from attnviz.lessons.masking.compute import combined_mask, sequence_result
 
-# Numbers in the cells of the three-across heatmaps up to this many keys ("-0.4", ".96" fit).
+# Numbers in the cells of the three-across heatmaps up to this many keys ("-.38", "-1e6" fit).
 NUMBERS_LIMIT = 8
 REASON_KEYS = {
     "padding": "masking.reason.padding",
@@ -77,10 +77,14 @@ def mask_figure(
 
 
 def step_figures(
-    result: AttentionResult, seq: int, keys: tuple[str, str, str], text: Catalogue
+    result: AttentionResult,
+    seq: int,
+    keys: tuple[str, str, str],
+    text: Catalogue,
+    masked_values: bool = False,
 ) -> dict[str, go.Figure]:
-    """Raw scores (nothing hidden), masked scores and weights (masked cells as × gaps) of
-    sequence `seq`, under the chart `keys` given."""
+    """Raw scores (nothing hidden), masked scores and weights (masked cells as gaps, with their
+    numbers written when `masked_values`, else a ×) of sequence `seq`, under the chart `keys`."""
     one = sequence_result(result, seq)
     allowed = combined_mask(result, seq)
     m = allowed.shape[-1]
@@ -89,32 +93,19 @@ def step_figures(
         text("masking.hover.masked"): one.masked_scores,
         text("fig.hover.weight"): one.weights,
     }
-    numbers = m <= NUMBERS_LIMIT
-    # One decimal ("-0.4", not "-0.38"): three across leave about 35 px a cell; hover has 4.
-    scores_text = np.vectorize(lambda v: f"{v:.1f}", otypes=[object])(one.scores.numpy())
-    common: dict[str, Any] = {"text": text, "hover": hover, "thin_scale": True}
-    numbered: dict[str, Any] = {
-        "cell_text": scores_text if numbers else None,
-        "show_numbers": numbers,
+    common: dict[str, Any] = {
+        "text": text,
+        "hover": hover,
+        "thin_scale": True,
+        "show_numbers": m <= NUMBERS_LIMIT,
     }
+    masked: dict[str, Any] = {"mask": allowed, "masked_values": masked_values}
     figs = [
-        heatmap(one.scores, title=text("fig.scores"), kind="scores", **numbered, **common),
+        heatmap(one.scores, title=text("fig.scores"), kind="scores", **common),
         heatmap(
-            one.masked_scores,
-            title=text("fig.masked_scores"),
-            kind="scores",
-            mask=allowed,
-            **numbered,
-            **common,
+            one.masked_scores, title=text("fig.masked_scores"), kind="scores", **masked, **common
         ),
-        heatmap(
-            one.weights,
-            title=text("fig.weights"),
-            kind="weights",
-            mask=allowed,
-            show_numbers=numbers,
-            **common,
-        ),
+        heatmap(one.weights, title=text("fig.weights"), kind="weights", **masked, **common),
     ]
     return dict(zip(keys, figs, strict=True))
 

@@ -38,6 +38,7 @@ SEQUENCE = controls.int_control("seq", "mk_sequence", 0, 0, MAX_BATCH - 1)
 CAUSAL = controls.bool_control("causal", "mk_causal")
 FILL = controls.choice_control("fill", "mk_fill", FILL_VALUES["-1e6"], FILL_VALUES)
 CELLS_ON = controls.bool_control("cells_on", "mk_cells_on")
+SHOW_MASKED = controls.bool_control("shown", "mk_show_values", default=True)
 LINK: tuple[controls.Control, ...] = (
     BATCH,
     LENGTH,
@@ -47,6 +48,7 @@ LINK: tuple[controls.Control, ...] = (
     CAUSAL,
     FILL,
     CELLS_ON,
+    SHOW_MASKED,
     controls.cells_control("cells", CELLS, limit=MAX_LENGTH**2),
 )
 # Chart keys.
@@ -175,7 +177,10 @@ def show_row_check(choice: MaskingChoice, result: AttentionResult) -> None:
 
 def show_steps(result: AttentionResult, seq: int, length: int) -> None:
     """Raw scores, masked scores and weights of sequence `seq` side by side."""
-    plot_row(figures.step_figures(result, seq, FIG_STEPS, catalogue()))
+    shown = controls.toggle(
+        SHOW_MASKED, t("masking.show_masked"), help=t("masking.show_masked.help")
+    )
+    plot_row(figures.step_figures(result, seq, FIG_STEPS, catalogue(), masked_values=shown))
     m = result.weights.shape[-1]
     if m > figures.NUMBERS_LIMIT:
         st.caption(t("masking.hover_note"))

@@ -47,6 +47,7 @@ VALID_LENS = controls.text_control("lens", "mask_valid_lens", "", max_chars=200)
 CAUSAL = controls.bool_control("causal", "mask_causal")
 CELLS_ON = controls.bool_control("cells_on", "mask_cells_on")
 FILL = controls.choice_control("fill", "mask_fill", FILL_VALUES["-1e6"], FILL_VALUES)
+SHOW_MASKED = controls.bool_control("shown", "mask_show_values", default=True)
 # The selected cell's bounds are the largest inputs'; a smaller input starts at query 0.
 QUERY_CONTROL = controls.int_control("q", QUERY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
 KEY_CONTROL = controls.int_control("k", KEY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
@@ -62,6 +63,7 @@ LINK: tuple[controls.Control, ...] = (
     CELLS_ON,
     controls.cells_control("cells", CELLS),
     FILL,
+    SHOW_MASKED,
     QUERY_CONTROL,
     KEY_CONTROL,
 )
@@ -107,6 +109,7 @@ def attention_controls(n: int, m: int) -> AttentionChoice:
         fill_value = controls.select(
             FILL, t("controls.fill"), fill_label, help=t("controls.fill.help")
         )
+        controls.toggle(SHOW_MASKED, t("controls.show_masked"), help=t("controls.show_masked.help"))
     return AttentionChoice(
         score=str(score),
         temperature=float(temperature),
@@ -148,19 +151,30 @@ def show_row_check(result: AttentionResult, fill_value: float) -> None:
         )
 
 
-def show_steps(result: AttentionResult, qkv: QKV, text: Catalogue) -> None:
+def show_steps(
+    result: AttentionResult, qkv: QKV, selected: tuple[int, int], text: Catalogue
+) -> None:
     """Raw scores, masked scores and weights side by side (click a cell to select its query
-    and key, on matrices small enough for click targets); values and outputs below."""
+    and key, on matrices small enough for click targets; the selected cell is boxed and its
+    row framed); values and outputs below, the key's and the query's rows framed."""
     labels: dict[str, Any] = {
         "query_labels": qkv.query_labels,
         "key_labels": qkv.key_labels,
         "text": text,
+        "selected": selected,
     }
     # Each figure is built just before it is sent: Chromium draws one while the next is built.
     for column, chart in zip(st.columns(3), STEP_KEYS, strict=True):
         name = chart.removeprefix("pg_")
         with column:
-            fig = step_figure(result, qkv.values, name, selectable=True, **labels)
+            fig = step_figure(
+                result,
+                qkv.values,
+                name,
+                selectable=True,
+                masked_values=bool(st.session_state[SHOW_MASKED.key]),
+                **labels,
+            )
             plot(fig, key=chart, on_select=functools.partial(store_click, chart, (QUERY, KEY)))
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
         with column:
@@ -172,12 +186,9 @@ def show_steps(result: AttentionResult, qkv: QKV, text: Catalogue) -> None:
     st.caption(t("playground.click_tip") if small else t("playground.pick_tip"))
 
 
-def query_selector(labels: list[str], m: int) -> int:
-    """Which query to inspect: a selector (typing filters it), also set by clicking a cell.
-
-    The choice survives reruns that keep the matrix's shape; a new shape starts at query 0.
-    """
-    n = len(labels)
+def selection(n: int, m: int) -> tuple[int, int]:
+    """The selected (query, key), kept in range: it survives reruns that keep the matrix's
+    shape, and a new shape starts at (0, 0)."""
     shape_key = f"{QUERY}_shape"
     if st.session_state.get(shape_key, (n, m)) != (n, m):
         st.session_state[QUERY] = st.session_state[KEY] = 0
@@ -186,6 +197,14 @@ def query_selector(labels: list[str], m: int) -> int:
     init_state(KEY, 0)
     if not 0 <= int(st.session_state[QUERY] or 0) < n:
         st.session_state[QUERY] = 0
+    if not 0 <= int(st.session_state[KEY] or 0) < m:
+        st.session_state[KEY] = 0
+    return int(st.session_state[QUERY] or 0), int(st.session_state[KEY] or 0)
+
+
+def query_selector(labels: list[str]) -> int:
+    """Which query to inspect: a selector (typing filters it), also set by clicking a cell."""
+    n = len(labels)
     index = st.selectbox(
         t("playground.breakdown_query"),
         range(n),
@@ -196,11 +215,8 @@ def query_selector(labels: list[str], m: int) -> int:
     return min(int(index or 0), n - 1)
 
 
-def show_selected_cell(result: AttentionResult, qkv: QKV, query: int) -> None:
+def show_selected_cell(result: AttentionResult, qkv: QKV, query: int, col: int) -> None:
     """The exact numbers of the selected cell (query, key), whatever the heatmap's encoding."""
-    col = int(st.session_state.get(KEY, 0) or 0)
-    if not 0 <= col < len(qkv.key_labels):
-        return
     allowed = result.mask is None or bool(result.mask[query, col])
     st.caption(
         t(
@@ -214,7 +230,9 @@ def show_selected_cell(result: AttentionResult, qkv: QKV, query: int) -> None:
     )
 
 
-def show_breakdown(result: AttentionResult, qkv: QKV, query: int, text: Catalogue) -> None:
+def show_breakdown(
+    result: AttentionResult, qkv: QKV, query: int, key: int, text: Catalogue
+) -> None:
     """The per-query breakdown figure and the formulas with that query's numbers."""
     row_mask = None if result.mask is None else result.mask[query]
     fig = query_breakdown(
@@ -226,14 +244,16 @@ def show_breakdown(result: AttentionResult, qkv: QKV, query: int, text: Catalogu
         query_label=qkv.query_labels[query],
         key_labels=qkv.key_labels,
         mask=row_mask,
+        selected_key=key,
         text=text,
     )
     plot(fig, key="pg_breakdown")
     for line in formulas.query_numbers(
         query,
-        result.masked_scores[query].tolist(),
+        result.scores[query].tolist(),
         result.weights[query].tolist(),
         result.output[query].tolist(),
+        masked_row=result.masked_scores[query].tolist(),
     ):
         st.latex(line)
 
@@ -288,11 +308,12 @@ def show() -> None:
     text = catalogue()
     show_row_check(result, choice.fill_value)
     st.subheader(t("playground.steps_heading"))
-    show_steps(result, qkv, text)
+    query, key = selection(len(qkv.query_labels), len(qkv.key_labels))
+    show_steps(result, qkv, (query, key), text)
     st.subheader(t("playground.breakdown_heading"))
-    query = query_selector(qkv.query_labels, m=len(qkv.key_labels))
-    show_selected_cell(result, qkv, query)
-    show_breakdown(result, qkv, query, text)
+    query = query_selector(qkv.query_labels)
+    show_selected_cell(result, qkv, query, key)
+    show_breakdown(result, qkv, query, key, text)
     with st.expander(t("playground.formula_heading"), expanded=True):
         show_formulas(result, qkv, choice)
     st.subheader(t("playground.downloads_heading"))

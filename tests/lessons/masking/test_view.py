@@ -138,3 +138,21 @@ def test_bad_valid_lengths_show_an_error_and_keep_the_text():
     at.text_input(key=view.VALID_LENS.key).set_value("4, 2, 1").run()
     assert not at.error
     assert_sequence(at, expected([4, 2, 1]), 0)
+
+
+def test_masked_cells_show_the_fill_value_and_the_uniform_row():
+    at = open_page(PAGE)
+    at.text_input(key=view.VALID_LENS.key).input("0, 6, 2").run()
+    no_exception(at)
+    scores = np.asarray(chart(at, view.FIG_STEPS[1])["data"][0]["text"], dtype=object)
+    assert set(scores.flat) == {"-1e6"}  # sequence 0 has no valid key: every score is the fill
+    weights = np.asarray(chart(at, view.FIG_STEPS[2])["data"][0]["text"], dtype=object)
+    assert set(weights.flat) == {".17"}  # 1/m, m = 6, in every row
+    at.radio(key=view.FILL.key).set_value(float("-inf")).run()
+    scores = np.asarray(chart(at, view.FIG_STEPS[1])["data"][0]["text"], dtype=object)
+    weights = np.asarray(chart(at, view.FIG_STEPS[2])["data"][0]["text"], dtype=object)
+    assert set(scores.flat) == {"-inf"} and set(weights.flat) == {"0"}
+    at.toggle(key=view.SHOW_MASKED.key).set_value(False).run()
+    fig = chart(at, view.FIG_STEPS[1])
+    assert set(np.asarray(fig["data"][0]["text"], dtype=object).flat) == {""}
+    assert fig["data"][1]["text"] == "×"

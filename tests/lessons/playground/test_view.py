@@ -168,3 +168,34 @@ def test_random_self_attention_uses_the_queries_three_times():
     assert not at.exception, [e.value for e in at.exception]
     q, _, _ = inputs.random_inputs(6, 6, 4, 4, 1, 0)
     np.testing.assert_allclose(z_of(at, "pg_output"), attend(q, q, q).output, rtol=1e-5)
+
+
+def test_masked_values_are_written_unless_crossed_out():
+    at = open_page("pages/1_Playground.py")
+    at.text_input(key=pg.VALID_LENS.key).input("0, 2, 4").run()
+    cells = np.asarray(chart(at, "pg_masked_scores")["data"][0]["text"], dtype=object)
+    assert list(cells[0]) == ["-1e6"] * 4 and list(cells[1, 2:]) == ["-1e6"] * 2
+    weights = np.asarray(chart(at, "pg_weights")["data"][0]["text"], dtype=object)
+    assert list(weights[0]) == [".25"] * 4  # the uniform 1/m of a fully masked row
+    assert list(weights[1, 2:]) == ["0", "0"]
+    at.toggle(key=pg.SHOW_MASKED.key).set_value(False).run()
+    fig = chart(at, "pg_masked_scores")
+    assert list(np.asarray(fig["data"][0]["text"], dtype=object)[0]) == [""] * 4
+    assert fig["data"][1]["text"] == "×"
+    assert at.query_params["shown"] == "0"
+
+
+def test_the_selection_is_outlined_on_every_chart_and_in_the_formulas():
+    at = open_page("pages/1_Playground.py")
+    at.session_state[pg.QUERY], at.session_state[pg.KEY] = 1, 2  # as a click on (q1, k2)
+    at.text_input(key=pg.VALID_LENS.key).input("2").run()
+    for key in pg.STEP_KEYS:
+        shapes = chart(at, key)["layout"]["shapes"]
+        assert [(s["y0"], s["x0"]) for s in shapes] == [(0.5, -0.5), (0.5, 1.5)], key
+    assert [s["y0"] for s in chart(at, "pg_values")["layout"]["shapes"]] == [1.5]
+    assert [s["y0"] for s in chart(at, "pg_output")["layout"]["shapes"]] == [0.5]
+    bars = [d for d in chart(at, "pg_breakdown")["data"] if d["type"] == "bar"]
+    assert all(decode(b["marker"]["line"]["width"]).tolist() == [0, 0, 3, 0] for b in bars)
+    latex = [e.value.strip("$\n") for e in at.get("latex")]
+    assert any(line.startswith(r"\tilde s_{1\cdot} = ") for line in latex)
+    assert any(r"\operatorname{softmax}(\tilde s_{1\cdot})" in line for line in latex)
