@@ -10,22 +10,29 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
+from attnviz.figures.fit import HEIGHT_RANGE, LINE_PITCH, MAIN_WIDTH, cell_font, fitted_ticks
 from attnviz.figures.heatmap import SELECTED_COLOR, row_frame
 from attnviz.figures.labels import default_labels, escape_label, unique_labels
 from attnviz.figures.matrix import (
     MASK_MARK,
     NUMBERS_LIMIT,
     as_array,
-    axis_ticks,
     cell_number,
     matrix_traces,
+    numbered_axis,
     rows_down,
 )
 from attnviz.figures.style import FONT_SIZE, note, style_layout, ticks_width
 from attnviz.i18n import Catalogue
 
 BREAKDOWN_SPACING = 0.08  # the gap between the breakdown's panels, a fraction of its width
+PANELS = (0.34, 0.22, 0.44)  # the panels' shares of the width the gaps leave
 BREAKDOWN_KEYS = 32  # keys drawn in a per-query breakdown; the others are summed in one row
+
+
+def panel_slot(panel: int, bars: int) -> float:
+    """About the px of one bar's slot in a panel (its share of the width, `bars` a panel)."""
+    return (MAIN_WIDTH - 60) * PANELS[panel] * (1 - 2 * BREAKDOWN_SPACING) / bars
 
 
 def query_breakdown(
@@ -74,14 +81,18 @@ def query_breakdown(
 
     def bar(y: np.ndarray, name_key: str, color: str, axes: str, numbers: bool = False) -> go.Bar:
         name = escape_label(text(name_key))
+        labels = [cell_number(v) for v in y]
+        slot = panel_slot(1, m)
+        size = cell_font(labels, slot, FONT_SIZE + 2) if numbers and m <= NUMBERS_LIMIT else None
         return go.Bar(
             x=x,
             y=y,
             name=name,
             marker_color=color,
             customdata=key_text,
-            text=[cell_number(v) for v in y] if numbers and m <= NUMBERS_LIMIT else None,
+            text=labels if size else None,
             textposition="outside",
+            textfont={"size": size or FONT_SIZE},
             hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra>{name}</extra>",
             # the selected key's bars outlined, as its cell is boxed on the heatmaps
             marker_line={"color": SELECTED_COLOR, "width": np.where(chosen, 3, 0)},
@@ -102,6 +113,8 @@ def query_breakdown(
                 # a × each, as on the heatmaps: words would overlap under narrow bars
                 text=[MASK_MARK] * int((~allowed).sum()),
                 textposition="top center",
+                # no wider than a bar's slot in the scores panel
+                textfont={"size": min(FONT_SIZE, max(6, int(1.1 * panel_slot(0, m))))},
                 showlegend=False,
                 hoverinfo="skip",
             )
@@ -127,7 +140,10 @@ def query_breakdown(
     table_trace.update(xaxis="x3", yaxis="y3")
     traces.append(table_trace)
 
-    layout = style_layout(text("fig.breakdown.title", query=label), height=420, background="white")
+    # Tall enough for a line per row of the right panel (up to BREAKDOWN_KEYS + 2 rows).
+    height = min(HEIGHT_RANGE[1], max(420, 125 + LINE_PITCH * len(rows)))
+    title = text("fig.breakdown.title", query=label)
+    layout = style_layout(title, height=height, background="white")
     shown_scores = np.concatenate([raw, masked[allowed], [0.0]])
     low, high = float(np.nanmin(shown_scores)), float(np.nanmax(shown_scores))
     # Room for the scores' tick labels on the left, the key labels and the legend below.
@@ -137,7 +153,7 @@ def query_breakdown(
     titles = ("fig.breakdown.scores", "fig.breakdown.weights", "fig.breakdown.contrib")
     left = 0.0
     annotations = []
-    for panel, (width, title_key) in enumerate(zip((0.34, 0.22, 0.44), titles, strict=True)):
+    for panel, (width, title_key) in enumerate(zip(PANELS, titles, strict=True)):
         axes = "" if panel == 0 else str(panel + 1)
         right = min(1.0, left + width * (1 - 2 * BREAKDOWN_SPACING))
         layout[f"xaxis{axes}"] = {"anchor": f"y{axes}", "domain": [left, right], "automargin": True}
@@ -157,16 +173,26 @@ def query_breakdown(
             }
         )
         left = right + BREAKDOWN_SPACING
-    for axes, labels in (("", keys), ("2", keys)):
+    # Each panel's labels thinned to what its width holds (`fit.fitted_ticks`).
+    plot_width = MAIN_WIDTH - layout["margin"]["l"] - layout["margin"]["r"]
+    widths = [plot_width * share * (1 - 2 * BREAKDOWN_SPACING) for share in PANELS]
+    plot_height = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    for axes, room in (("", widths[0]), ("2", widths[1])):
         if rest:
             # The top keys are scattered (k17, k402, ...): rotated labels under 32 bars cannot
             # be read and cost Chromium a second layout; hover names each bar's key.
             layout[f"xaxis{axes}"].update(showticklabels=False, title=text("fig.keys"))
         else:
-            layout[f"xaxis{axes}"].update(axis_ticks(labels))
-    layout["xaxis3"].update(side="bottom", **axis_ticks(dims))
+            layout[f"xaxis{axes}"].update(fitted_ticks(keys, room, across=True))
+    layout["xaxis3"].update(
+        side="bottom", **fitted_ticks(dims, widths[2], across=True, numbered=numbered_axis(dims))
+    )
     layout["yaxis3"].update(
-        {**axis_ticks(rows), **rows_down(len(rows), drawn), "automargin": False}
+        {
+            **fitted_ticks(rows, plot_height, across=False, keep_last=1 + len(rest)),
+            **rows_down(len(rows), drawn),
+            "automargin": False,
+        }
     )
     if drawn.encoding == "image":
         layout["xaxis3"]["range"] = [-0.5, d_v - 0.5]
@@ -180,8 +206,11 @@ def query_breakdown(
     if rest:
         foot.append(text("fig.breakdown.top", shown=m, total=m + len(others)))
     if foot:
-        line = escape_label("   ".join(foot))
-        annotations.append(note(line, x=1.0, y=-0.17, font={"size": FONT_SIZE - 3}))
+        # at the foot of the figure, right, beside the legend (a fixed height from the bottom)
+        lines = "<br>".join(escape_label(line) for line in foot)
+        bottom = -(layout["margin"]["b"] - 4) / plot_height  # the figure's foot, in paper units
+        foot_note = note(lines, x=1.0, y=bottom, yanchor="bottom")
+        annotations.append({**foot_note, "align": "right", "font": {"size": FONT_SIZE - 3}})
     layout["annotations"] = annotations
     if chosen.any():
         row = int(np.argmax(chosen))

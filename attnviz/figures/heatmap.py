@@ -11,13 +11,25 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
 from attnviz.figures.budget import HOVER_BYTES_LIMIT, encoding_for
+from attnviz.figures.fit import (
+    CELL_FONTS,
+    LINE_PITCH,
+    cell_font,
+    chart_width,
+    colorbar_ticks,
+    fitted_ticks,
+    matrix_height,
+    standing_height,
+)
 from attnviz.figures.labels import default_labels, escape_label, unique_labels
 from attnviz.figures.matrix import (
     MARK_LIMIT,
@@ -27,9 +39,12 @@ from attnviz.figures.matrix import (
     Drawn,
     as_array,
     axis_ticks,
+    cell_number,
     cell_overlay,
+    colour_range,
     masked_markers,
     matrix_traces,
+    numbered_axis,
     rows_down,
 )
 from attnviz.figures.style import (
@@ -41,9 +56,12 @@ from attnviz.figures.style import (
     labels_width,
     note,
     style_layout,
+    text_width,
 )
 from attnviz.i18n import Catalogue
 
+TOP_SPACE = 110  # px above the plot: the title, the keys' axis title and its tick labels
+NOTE_SPACE = 36  # px below the plot for the note under it ("× = masked")
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch), boxed cells
 SELECTED_COLOR = "#000000"  # the selected cell, inside its row's dotted frame
 
@@ -67,7 +85,7 @@ def heatmap(
     cell_text: object | None = None,
     hover_text: object | None = None,
     showscale: bool = True,
-    thin_scale: bool = False,
+    across: float = 1,
     frame_row: int | None = None,
     marked: Sequence[tuple[int, int]] = (),
     marked_note: str | None = None,
@@ -95,8 +113,10 @@ def heatmap(
     line and boxes the cell (column None: the row only), the selection a page shares;
     `frame_row` frames one row, `marked` boxes each of those (row, column) cells (explained by
     `marked_note` under the chart). Layout: `max_ticks` thins long tick labels to at most that
-    many a side, `vlines` draws vertical lines at those column positions, `thin_scale` narrows
-    the colour bar for charts set three across.
+    many a side, `vlines` draws vertical lines at those column positions. `across` is how many
+    charts the page sets side by side: the chart is sized for that share of the page (square
+    cells for a square matrix), its colour bar narrowed from three across, and its cell numbers
+    and tick labels written only where they fit (`attnviz.figures.fit`).
     """
     z = as_array(matrix)
     n, m = z.shape
@@ -108,11 +128,21 @@ def heatmap(
     if allowed is not None and allowed.all():
         allowed = None
     overlay = selectable and n * m <= SELECT_CELL_LIMIT
+    encoding = encoding_for(n, m)
     # Hover values are only sent as per-cell text: the other encodings do not read them.
-    wanted = encoding_for(n, m) == "full" and hover_text is None
+    wanted = encoding == "full" and hover_text is None
     hover_arrays = {k: as_array(v) for k, v in (hover or {title: z}).items()} if wanted else {}
+    shown = z if allowed is None else np.where(allowed, z, np.nan)
+    ranges = colour_range(shown, kind, bound)
+    bar, right = colorbar(ranges["zmin"], ranges["zmax"], thin=across >= 3)
+    if not showscale:
+        right = 10
+    texts = _cell_texts(z, cell_text, allowed, masked_values)
+    noted = allowed is not None or bool(marked and marked_note) or encoding == "image"
+    geometry = _geometry(n, m, rows, across, right, height, noted, texts)
     if show_numbers is None:
         show_numbers = max(n, m) <= NUMBERS_LIMIT
+    show_numbers = show_numbers and geometry.font is not None  # never over each other
     drawn = matrix_traces(
         z,
         kind=kind,
@@ -129,20 +159,27 @@ def heatmap(
         hover_bytes=HOVER_BYTES_LIMIT // 2 if overlay else HOVER_BYTES_LIMIT,
         masked_numbers=masked_values,
         bound=bound,
+        number_size=geometry.font or CELL_FONTS[0],
     )
     if drawn.encoding == "full":
-        _replace_texts(drawn, cell_text, hover_text, None if masked_values else allowed)
-    right = 10
+        cells = cell_text if show_numbers else None
+        _replace_texts(drawn, cells, hover_text, None if masked_values else allowed)
+        if cells is not None:
+            drawn.traces[0].textfont = {"size": geometry.font or CELL_FONTS[0]}
+    bar["nticks"] = colorbar_ticks(geometry.plot_height)
+    if kind == "weights" and bound is not None:  # a scale that stops short of 1 says so
+        top = text("fig.scale_max", top=cell_number(ranges["zmax"]))
+        bar["title"] = {"text": escape_label(top), "side": "top", "font": {"size": FONT_SIZE - 2}}
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
-            trace.colorbar, right = colorbar(trace.zmin, trace.zmax, thin=thin_scale)
+            trace.colorbar = bar
     marks = drawn.encoding == "full" and max(n, m) <= MARK_LIMIT and not masked_values
     traces = list(drawn.traces)
     if allowed is not None and marks:
         traces.append(masked_markers(allowed))
     if overlay:
         traces.append(cell_overlay(drawn, n, m))
-    layout = _layout(title, drawn, rows, cols, text, x_title, y_title, max_ticks, height)
+    layout = _layout(title, drawn, rows, cols, text, x_title, y_title, max_ticks, geometry)
     layout["margin"]["r"] = right
     notes = []
     if allowed is not None:
@@ -159,9 +196,17 @@ def heatmap(
     if overlay:
         layout["hoverdistance"] = -1  # no cut-off: a click on a large cell still counts
     if notes:
-        layout["margin"]["b"] = 36  # room for the "× = masked" note
+        # one line, or a line each where one would run past the chart's left edge
+        room = geometry.plot_width
+        plain = [html.unescape(re.sub("<[^>]+>", "", line)) for line in notes]
+        stacked = text_width("   ".join(plain), FONT_SIZE - 2) > room
+        extra = (len(notes) - 1) * (FONT_SIZE + 2) if stacked else 0
+        layout["margin"]["b"] = NOTE_SPACE + extra  # room for the "× = masked" note
+        layout["height"] += extra
+        joined = ("<br>" if stacked else "   ").join(notes)
+        below = -6 / geometry.plot_height  # 6 px under the plot, in paper units
         layout["annotations"] = [
-            note("   ".join(notes), x=1.0, y=-0.02, font={"size": FONT_SIZE - 2})
+            {**note(joined, x=1.0, y=below, font={"size": FONT_SIZE - 2}), "align": "right"}
         ]
     shapes = [row_frame(frame_row, m)] if frame_row is not None else []
     shapes += [_box(row, col) for row, col in marked]
@@ -199,6 +244,56 @@ def _replace_texts(
         trace.hovertemplate = "%{customdata}<extra></extra>"
 
 
+@dataclass(frozen=True)
+class Geometry:
+    """A heatmap's size: px of its plot, its chart height, margins, and the cell numbers' font
+    (None: they do not fit)."""
+
+    plot_width: float
+    plot_height: float
+    height: int
+    left: int
+    top: int
+    font: int | None
+
+
+def _cell_texts(
+    z: np.ndarray, cell_text: object | None, allowed: np.ndarray | None, masked_values: bool
+) -> list[str]:
+    """The texts the cells would hold, to measure: `cell_text`, or the numbers (small only)."""
+    if cell_text is not None:
+        cells = np.asarray(cell_text, dtype=object)
+    elif max(z.shape) <= NUMBERS_LIMIT:
+        cells = np.vectorize(cell_number, otypes=[object])(z)
+    else:
+        return []
+    if allowed is not None and not masked_values:
+        cells = np.where(allowed, cells, "")
+    return [str(c) for c in cells.flat]
+
+
+def _geometry(
+    n: int,
+    m: int,
+    rows: list[str],
+    across: float,
+    right: int,
+    height: int | None,
+    noted: bool,
+    texts: list[str],
+) -> Geometry:
+    """The chart's size for `across` charts a row, and whether `texts` fit its cells."""
+    ticks = [str(n - 1)] if numbered_axis(rows) else rows
+    left = math.ceil(Y_TITLE_SPACE + labels_width(ticks))
+    plot_width = max(40.0, chart_width(across) - left - right)
+    frame = TOP_SPACE + (NOTE_SPACE if noted else 10)
+    if height is None:
+        height = matrix_height(n, m, plot_width, frame)
+    plot_height = max(20.0, height - frame)
+    font = cell_font(texts, plot_width / m, plot_height / n) if texts else None
+    return Geometry(plot_width, plot_height, height, left, TOP_SPACE, font)
+
+
 def _layout(
     title: str,
     drawn: Drawn,
@@ -208,38 +303,39 @@ def _layout(
     x_title: str | None,
     y_title: str | None,
     max_ticks: int | None,
-    height: int | None,
+    geometry: Geometry,
 ) -> dict[str, Any]:
-    """The heatmap's layout: keys' axis on top like a matrix's column labels, rows down."""
+    """The heatmap's layout: keys' axis on top like a matrix's column labels, rows down, each
+    axis's labels thinned to what its length holds."""
     n, m = len(rows), len(cols)
+    x_room, y_room = geometry.plot_width, geometry.plot_height
+    if max_ticks is not None:  # a caller's cap on the labels a side
+        x_room, y_room = min(x_room, max_ticks * 40.0), min(y_room, max_ticks * LINE_PITCH)
+    x_ticks = fitted_ticks(cols, x_room, across=True, numbered=numbered_axis(cols))
+    top = geometry.top + math.ceil(standing_height(x_ticks))
     # The keys' axis sits on top: leave room above it for the title.
-    layout = style_layout(title, height=height or int(min(760, max(320, 150 + 40 * n))), top=110)
+    layout = style_layout(title, height=geometry.height + top - geometry.top, top=top)
     layout["xaxis"] = {
         "title": escape_label(x_title or text("fig.keys")),
         "side": "top",
         "showgrid": False,
         "zeroline": False,
         "range": [-0.5, m - 0.5],
-        **thinned_ticks(cols, max_ticks),
+        **x_ticks,
     }
     layout["yaxis"] = {
         "title": escape_label(y_title or text("fig.queries")),
         "showgrid": False,
         "zeroline": False,
-        **thinned_ticks(rows, max_ticks),
+        **fitted_ticks(rows, y_room, across=False, numbered=numbered_axis(rows)),
         **rows_down(n, drawn),
     }
-    layout["margin"]["l"] = math.ceil(Y_TITLE_SPACE + labels_width(_tick_texts(layout["yaxis"], n)))
-    if max_ticks is not None and m > max_ticks:
-        layout["xaxis"]["tickangle"] = -45
+    if n == m and drawn.encoding != "image":
+        # square cells: the plot keeps to a square of its width or height, whichever is less
+        layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain"}
+        layout["xaxis"]["constrain"] = "domain"
+    layout["margin"]["l"] = geometry.left
     return layout
-
-
-def _tick_texts(axis: dict[str, Any], count: int) -> list[str]:
-    """The tick labels an axis will show: its own, or Plotly's numbers up to `count`."""
-    if "ticktext" in axis:
-        return [html.unescape(label) for label in axis["ticktext"]]
-    return [str(count - 1)]
 
 
 def thinned_ticks(labels: list[str], limit: int | None) -> dict[str, object]:

@@ -79,13 +79,19 @@ def colour_range(shown: np.ndarray, kind: Kind, bound: float | None = None) -> d
     if kind == "weights" and bound is None:
         return {"zmin": 0.0, "zmax": 1.0}
     if bound is None:
-        finite = shown[np.isfinite(shown)]
-        bound = float(np.abs(finite).max()) if finite.size else 1.0
+        bound = largest(shown)
     if kind == "weights":
         return {"zmin": 0.0, "zmax": bound or 1.0}
     if kind == "activations":
         return {"zmin": 0.0, "zmax": bound or 1.0}
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
+
+
+def largest(matrix: object) -> float:
+    """The largest finite |value| of a matrix (1 for none): a colour scale's bound."""
+    array = as_array(matrix)
+    finite = array[np.isfinite(array)]
+    return float(np.abs(finite).max()) if finite.size else 1.0
 
 
 def hover_text(
@@ -124,6 +130,7 @@ def matrix_traces(
     hover_bytes: int = HOVER_BYTES_LIMIT,
     masked_numbers: bool = False,
     bound: float | None = None,
+    number_size: int = FONT_SIZE - 1,
 ) -> Drawn:
     """The traces of a matrix in the encoding its size allows (`encoding_for`); "full" turns
     "compact" when the per-cell hover text would pass `hover_bytes` (long labels).
@@ -172,7 +179,7 @@ def matrix_traces(
             numbers = np.where(mask, numbers, "")
         trace.text = numbers
         trace.texttemplate = "%{text}"
-        trace.textfont = {"size": FONT_SIZE - 1}
+        trace.textfont = {"size": number_size}
     return Drawn([trace], encoding)
 
 
@@ -221,28 +228,34 @@ def cell_overlay(drawn: Drawn, n: int, m: int) -> go.Scatter:
     )
 
 
+def numbered_axis(labels: list[str]) -> bool:
+    """Whether an axis of these labels gets numeric ticks: past 64 labels, or past TICKS_NAMED
+    numbered ones (q0, q1, ... or 0, 1, ..., a vector's dimensions), which say no more than the
+    position (a tick label per cell with automatic margins costs Chromium 0.2-0.4 s a chart
+    at 64 labels, against ~50 ms)."""
+    count = len(labels)
+    prefix = labels[0].rstrip("0123456789") if labels else ""
+    return count > 64 or (count > TICKS_NAMED and labels == default_labels(prefix, count))
+
+
 def axis_ticks(labels: list[str]) -> dict[str, object]:
     """A tick per label (escaped) up to what can be read; numeric ticks beyond."""
-    count = len(labels)
-    # Numbered labels (q0, q1, ... or 0, 1, ..., a vector's dimensions) say no more than the
-    # position: past TICKS_NAMED of them, numeric ticks, since a tick label per cell with
-    # automatic margins costs Chromium 0.2-0.4 s a chart (64 labels) against ~50 ms.
-    prefix = labels[0].rstrip("0123456789") if labels else ""
-    numbered = labels == default_labels(prefix, count)
-    if count > 64 or (numbered and count > TICKS_NAMED):
+    if numbered_axis(labels):
         # let Plotly thin the ticks; hover still gives every cell's position
         return {"automargin": True, "tickmode": "auto", "nticks": 16}
     return {
         "automargin": True,
         "tickmode": "array",
-        "tickvals": list(range(count)),
+        "tickvals": list(range(len(labels))),
         "ticktext": [escape_label(label) for label in labels],
     }
 
 
 def rows_down(n: int, drawn: Drawn) -> dict[str, Any]:
-    """Row 0 on top. An image's last block may reach past row n - 1, so its range is fixed,
-    and Plotly's square image pixels are not forced on a matrix that is not square."""
+    """Row 0 on top, on a fixed range: an autorange would widen it for the click overlay's
+    markers (and unsquare square cells), and an image's last block may reach past row n - 1.
+    Plotly's square image pixels are not forced on a matrix that is not square."""
+    rows = {"range": [n - 0.5, -0.5], "autorange": False}
     if drawn.encoding == "image":
-        return {"range": [n - 0.5, -0.5], "autorange": False, "scaleanchor": False}
-    return {"autorange": "reversed"}
+        return {**rows, "scaleanchor": False}
+    return rows

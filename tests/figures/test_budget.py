@@ -116,7 +116,7 @@ def test_small_masked_matrix_keeps_its_marks_and_note():
     fig = en.heatmap(np.eye(3), title="w", kind="weights", mask=np.eye(3, dtype=bool))
     assert fig.data[1].mode == "text" and len(fig.data[1].x) == 6
     assert fig.layout.annotations[0].text == "× = masked"
-    assert fig.layout.yaxis.autorange == "reversed"
+    assert tuple(fig.layout.yaxis.range) == (2.5, -0.5)  # row 0 on top
 
 
 def test_full_with_long_labels_is_sent_compact_under_the_cap():
@@ -144,7 +144,7 @@ def test_compact_sends_float32_numbers_and_positions_in_the_hover():
     assert data["hovertemplate"] == "query %{y}<br>key %{x}<br>%{z:.4g}<extra></extra>"
     bound = float(np.abs(scores[mask]).max())
     assert (data["zmin"], data["zmax"], data["zmid"]) == (-bound, bound, 0.0)
-    assert fig.layout.yaxis.autorange == "reversed"
+    assert fig.layout.yaxis.range[0] > fig.layout.yaxis.range[1]  # row 0 on top
     assert "■</span> = masked" in fig.layout.annotations[0].text
 
 

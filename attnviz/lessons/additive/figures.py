@@ -12,12 +12,22 @@ from attnviz.attention import AttentionResult
 from attnviz.figures import formulas
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import default_labels
+from attnviz.figures.matrix import largest
 from attnviz.i18n import Catalogue
 from attnviz.lessons.additive.compute import Results, Sizes, features
 
 
-def _matrix(matrix: Any, title: str, rows: str, cols: str, text: Catalogue) -> go.Figure:
-    """An input or intermediate matrix: rows named `rows`0.., columns `cols`0.. ("u" = units)."""
+def _matrix(
+    matrix: Any,
+    title: str,
+    rows: str,
+    cols: str,
+    text: Catalogue,
+    across: int,
+    bound: float | None = None,
+) -> go.Figure:
+    """An input or intermediate matrix: rows named `rows`0.., columns `cols`0.. ("u" = units),
+    set `across` a row, on a colour scale to `bound` when given."""
     r, c = matrix.shape
     units = cols == "u"
     return heatmap(
@@ -31,12 +41,18 @@ def _matrix(matrix: Any, title: str, rows: str, cols: str, text: Catalogue) -> g
         col_name=text("additive.fig.unit") if units else text("additive.fig.dims"),
         x_title=text("additive.fig.units") if units else text("additive.fig.dims"),
         y_title=text("fig.queries") if rows == "q" else text("fig.keys"),
+        across=across,
+        bound=bound,
     )
 
 
 def _attention(
-    result: AttentionResult, titles: tuple[str, str, str], text: Catalogue
+    result: AttentionResult,
+    titles: tuple[str, str, str],
+    text: Catalogue,
+    bounds: tuple[float, float],
 ) -> list[go.Figure]:
+    """Scores, weights and outputs, two across; scores and outputs on the scales `bounds`."""
     n, m = result.weights.shape
     hover = {text("fig.hover.score"): result.scores, text("fig.hover.weight"): result.weights}
     common: dict[str, Any] = {
@@ -44,20 +60,27 @@ def _attention(
         "row_labels": default_labels("q", n),
         "col_labels": default_labels("k", m),
         "hover": hover,
+        "across": 2,
     }
     return [
-        heatmap(result.scores, title=titles[0], kind="scores", **common),
+        heatmap(result.scores, title=titles[0], kind="scores", bound=bounds[0], **common),
         heatmap(result.weights, title=titles[1], kind="weights", **common),
-        _matrix(result.output, titles[2], "q", "v", text),
+        _matrix(result.output, titles[2], "q", "v", text, across=2, bound=bounds[1]),
     ]
 
 
 def result_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
-    """Every figure that does not depend on the chosen query, by chart key."""
+    """Every figure that does not depend on the chosen query, by chart key. The additive and the
+    dot-product charts set side by side share their colour scales."""
+    bounds = (
+        max(largest(results.additive.scores), largest(results.dot.scores)),
+        max(largest(results.additive.output), largest(results.dot.output)),
+    )
     additive = _attention(
         results.additive,
         (text("additive.fig.scores"), text("additive.fig.weights"), text("additive.fig.output")),
         text,
+        bounds,
     )
     dot = _attention(
         results.dot,
@@ -67,13 +90,14 @@ def result_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
             text("additive.fig.dot_output"),
         ),
         text,
+        bounds,
     )
     return {
-        "ad_q": _matrix(results.queries, text("additive.fig.queries"), "q", "d", text),
-        "ad_k": _matrix(results.keys, text("additive.fig.keys"), "k", "d", text),
-        "ad_v": _matrix(results.values, text("additive.fig.values"), "k", "v", text),
-        "ad_q_proj": _matrix(results.q_proj, text("additive.fig.q_proj"), "q", "u", text),
-        "ad_k_proj": _matrix(results.k_proj, text("additive.fig.k_proj"), "k", "u", text),
+        "ad_q": _matrix(results.queries, text("additive.fig.queries"), "q", "d", text, 3),
+        "ad_k": _matrix(results.keys, text("additive.fig.keys"), "k", "d", text, 3),
+        "ad_v": _matrix(results.values, text("additive.fig.values"), "k", "v", text, 3),
+        "ad_q_proj": _matrix(results.q_proj, text("additive.fig.q_proj"), "q", "u", text, 2),
+        "ad_k_proj": _matrix(results.k_proj, text("additive.fig.k_proj"), "k", "u", text, 2),
         **dict(zip(("ad_scores", "ad_weights", "ad_output"), additive, strict=True)),
         **dict(zip(("ad_dot_scores", "ad_dot_weights", "ad_dot_output"), dot, strict=True)),
     }
@@ -99,6 +123,7 @@ def feature_figures(results: Results, query: int, text: Catalogue) -> dict[str, 
             x_title=text("additive.fig.units"),
             y_title=text("fig.keys"),
             hover={text("additive.fig.feature"): feats},
+            across=1.25,  # four fifths of the row
         ),
         "ad_query_scores": heatmap(
             scores,
@@ -113,6 +138,7 @@ def feature_figures(results: Results, query: int, text: Catalogue) -> dict[str, 
             y_title=text("fig.keys"),
             hover={text("additive.fig.score"): scores},
             showscale=False,  # a one-column figure: the numbers are in its cells
+            across=5,
         ),
     }
 

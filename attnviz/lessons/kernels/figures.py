@@ -70,7 +70,16 @@ def weights_heatmap(
         show_numbers=False,
         max_ticks=TICK_LIMIT,
         height=620,
+        across=2,
+        # A band of weights at most ~0.15 is faint on 0..1: the scale runs to their maximum.
+        bound=weights_bound(weights),
     )
+
+
+def weights_bound(weights: torch.Tensor) -> float | None:
+    """The top of the weights' colour scale: their maximum when it is under a half, else 1."""
+    top = float(weights.max()) if weights.numel() else 1.0
+    return top if 0 < top < 0.5 else None
 
 
 # Under the plot, clear of the x axis title, so no curve or point hides behind it.

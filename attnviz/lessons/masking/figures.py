@@ -14,6 +14,7 @@ import torch
 from attnviz.attention import AttentionResult
 from attnviz.figures import formulas
 from attnviz.figures.heatmap import heatmap
+from attnviz.figures.matrix import largest
 from attnviz.i18n import Catalogue
 from attnviz.lessons.masking.compute import combined_mask, sequence_result
 
@@ -48,6 +49,7 @@ def padding_figure(lens: torch.Tensor, m: int, seq: int, text: Catalogue) -> go.
         showscale=False,
         frame_row=seq,
         height=int(min(420, 170 + 40 * batch)),
+        across=2,
     )
 
 
@@ -73,6 +75,7 @@ def mask_figure(
         show_numbers=True,
         hover_text=hover,
         showscale=False,
+        across=2,
     )
 
 
@@ -96,14 +99,21 @@ def step_figures(
     common: dict[str, Any] = {
         "text": text,
         "hover": hover,
-        "thin_scale": True,
+        "across": 3,
         "show_numbers": m <= NUMBERS_LIMIT,
     }
     masked: dict[str, Any] = {"mask": allowed, "masked_values": masked_values}
     figs = [
         heatmap(one.scores, title=text("fig.scores"), kind="scores", **common),
+        # the raw scores with gaps: their colour scale, and their bar
         heatmap(
-            one.masked_scores, title=text("fig.masked_scores"), kind="scores", **masked, **common
+            one.masked_scores,
+            title=text("fig.masked_scores"),
+            kind="scores",
+            bound=largest(one.scores),
+            showscale=False,
+            **masked,
+            **common,
         ),
         heatmap(one.weights, title=text("fig.weights"), kind="weights", **masked, **common),
     ]

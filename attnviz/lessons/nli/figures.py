@@ -41,6 +41,7 @@ def alignment_figures(
         "col_name": col_name,
         "y_title": row_name,
         "x_title": col_name,
+        "across": 2,
     }
     hover = {text("fig.hover.score"): view.e, text("fig.hover.weight"): view.weights}
     rows_title = text("nli.weights_rows_title", rows=row_name, cols=col_name)

@@ -173,12 +173,14 @@ def show_steps(
                 name,
                 selectable=True,
                 masked_values=bool(st.session_state[SHOW_MASKED.key]),
+                across=3,
                 **labels,
             )
             plot(fig, key=chart, on_select=functools.partial(store_click, chart, (QUERY, KEY)))
     for column, name in zip(st.columns(2), ("values", "output"), strict=True):
         with column:
-            plot(step_figure(result, qkv.values, name, **labels), key=f"pg_{name}")
+            fig = step_figure(result, qkv.values, name, across=2, **labels)
+            plot(fig, key=f"pg_{name}")
     n, m = result.weights.shape[-2:]
     if max(n, m) > NUMBERS_LIMIT:
         st.caption(t("playground.big_note", limit=NUMBERS_LIMIT))

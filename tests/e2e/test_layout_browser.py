@@ -1,0 +1,92 @@
+"""Layouts that hold from 1 x 1 to 2048 x 2048: in a real Chromium, no two texts of a chart
+overlap (tick labels, cell numbers, notes, colour bar ticks; measured on their rendered boxes),
+no text runs out of its chart, and a square matrix gets square cells. One browser session walks
+the Playground's sizes and every page's defaults."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_playground_browser import wait_for_charts
+
+# Per chart: its title, the overlapping pairs of texts, the texts outside the chart, and the
+# plot's width and height when its axes are tied to square cells (scaleanchor).
+MEASURE = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+                         Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const boxes = [...gd.querySelectorAll('text')]
+    .filter(t => t.textContent.trim() && getComputedStyle(t).opacity !== '0')
+    .map(t => ({t, r: t.getBoundingClientRect()}))
+    .filter(b => b.r.width > 0);
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.t.contains(b.t) || b.t.contains(a.t)) continue;
+    if (area(a.r, b.r) > 4) overlaps.push(`${a.t.textContent} / ${b.t.textContent}`);
+  }
+  const edge = gd.getBoundingClientRect();
+  const outside = boxes.filter(b => b.r.left < edge.left - 1 || b.r.right > edge.right + 1 ||
+      b.r.top < edge.top - 1 || b.r.bottom > edge.bottom + 1).map(b => b.t.textContent);
+  const fl = gd._fullLayout;
+  const square = fl.yaxis && fl.yaxis.scaleanchor === 'x' ?
+      [fl.xaxis._length, fl.yaxis._length] : null;
+  return {title: fl.title.text, overlaps: overlaps.slice(0, 5), outside, square};
+})"""
+
+RANDOM = "Playground?src=random&dq=8&dk=8&dv=8&seed=0"
+SIZES = [(1, 10), (10, 1), (12, 12), (64, 64), (256, 256), (1024, 1024), (2048, 2048)]
+CASES = [  # (path and query, charts it draws)
+    *((f"{RANDOM}&n={n}&m={m}&lens=1", 6) for n, m in SIZES),  # with a mask, its note too
+    ("Playground?preset=textbook", 6),
+    ("", 2),
+    ("Playground", 6),
+    ("Masking", 5),
+    ("Additive_attention", 13),
+    ("Why_sqrt_d", 4),
+    ("Kernel_regression", 4),
+    ("Multi_head", 4),
+    ("NLI_alignment", 8),
+    ("Model_attention", 3),
+    ("Playground?lang=ko&preset=textbook", 6),
+    ("NLI_alignment?lang=ko", 8),
+]
+
+
+def problems(page, app_url: str, path: str, charts: int) -> list[str]:
+    page.goto(f"{app_url}/{path}")
+    wait_for_charts(page, charts)
+    page.wait_for_timeout(300)  # the last chart drawn
+    found = []
+    for chart in page.evaluate(MEASURE):
+        title = chart["title"]
+        found += [f"{title}: overlap {pair}" for pair in chart["overlaps"]]
+        found += [f"{title}: outside its chart {text!r}" for text in chart["outside"]]
+        if chart["square"] is not None:
+            width, height = chart["square"]
+            if abs(width - height) > 2:
+                found.append(f"{title}: cells not square ({width:.0f} x {height:.0f} px)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def sweep(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1500})
+    yield context.new_page()
+    context.close()
+
+
+def test_no_text_overlaps_or_leaves_its_chart_at_any_size_or_page(app_url, sweep):
+    found = [
+        f"{path}: {problem}"
+        for path, charts in CASES
+        for problem in problems(sweep, app_url, path, charts)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_square_matrices_get_square_cells(app_url, sweep):
+    sweep.goto(f"{app_url}/{RANDOM}&n=12&m=12")
+    wait_for_charts(sweep, 6)
+    squares = [c for c in sweep.evaluate(MEASURE) if c["square"] is not None]
+    assert len(squares) == 3  # raw scores, masked scores, weights
+    assert all(abs(width - height) <= 2 for width, height in (c["square"] for c in squares))
