@@ -121,6 +121,7 @@ def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: Mod
         "col_name": t("model.keys"),
         "y_title": t("model.queries"),
         "x_title": t("model.keys"),
+        "across": 2,
     }
     head_title = t("model.head_title", layer=choice.layer, head=choice.head)
     average_title = t("model.average_title", layer=choice.layer, heads=attn.shape[1])
