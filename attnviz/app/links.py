@@ -64,6 +64,23 @@ def restore_link(params: Sequence[Control], page: str) -> None:
         st.warning(t("links.bad_values", names=names), icon=":material/link_off:")
     if unknown:
         st.caption(t("links.unknown", count=len(unknown)))
+    for name, given, used in moved_values(params, query, bad):
+        st.info(t("links.moved", name=name, given=given, used=used), icon=":material/link:")
+
+
+def moved_values(
+    params: Sequence[Control], raw: Mapping[str, Any], bad: Sequence[str] = ()
+) -> list[tuple[str, int, int]]:
+    """(name, the link's number, the step used) of each ladder setting that `raw` put between
+    two steps: a link made before the control had steps (?d=100 on a powers-of-two ladder)."""
+    moved = []
+    for param in params:
+        if param.kind != "ladder" or param.name not in raw or param.name in bad:
+            continue
+        given = int(str(raw[param.name]).strip())
+        if given != param.nearest(given):
+            moved.append((param.name, given, param.nearest(given)))
+    return moved
 
 
 def current_values(

@@ -209,11 +209,33 @@ def test_a_link_restores_the_sqrt_d_page():
     query = {"d": "256", "m": "32", "samples": "500", "seed": "3"}
     at = open_link(SQRT_D, query)
     view = sqrt_d_view
-    assert at.slider(key=view.D.key).value == 256 and at.slider(key=view.M.key).value == 32
+    assert at.select_slider(key=view.D.key).value == 256 and at.slider(key=view.M.key).value == 32
     assert at.number_input(key=view.SAMPLES.key).value == 500
     assert at.number_input(key=view.SEED.key).value == 3
     sqrt_d_page.assert_page_shows(at, d=256, m=32, samples=500, seed=3)
     assert url(at) == query
+
+
+@pytest.mark.parametrize(
+    ("given", "used"), [("100", 128), ("48", 64), ("3", 4), ("700", 512), (" 6", 8)]
+)
+def test_an_old_sqrt_d_link_with_any_d_shows_the_nearest_power_of_two(given, used):
+    """Links from when d was a slider of every whole number keep working, and say so."""
+    at = open_link(SQRT_D, {"d": given, "seed": "3"})
+    assert not at.warning
+    assert at.select_slider(key=sqrt_d_view.D.key).value == used
+    notes = [i.value for i in at.info]
+    assert f"The link's `d` = {int(given)} is not one of this control's steps" in notes[0]
+    assert f"the nearest step, {used}, is shown" in notes[0]
+    sqrt_d_page.assert_page_shows(at, d=used, m=16, samples=2000, seed=3)
+    assert url(at) == ({"seed": "3"} if used == 64 else {"d": str(used), "seed": "3"})
+
+
+def test_a_sqrt_d_link_with_a_power_of_two_needs_no_note():
+    at = open_link(SQRT_D, {"d": "2"})
+    assert at.select_slider(key=sqrt_d_view.D.key).value == 2
+    assert not any("not one of this control's steps" in i.value for i in at.info)
+    assert url(at) == {"d": "2"}
 
 
 def test_a_link_restores_the_kernel_page():
@@ -413,7 +435,7 @@ def test_the_language_stays_in_the_url_across_pages():
     try:
         at = open_link(SQRT_D, {"lang": "ko", "d": "32"})
         assert url(at) == {"lang": "ko", "d": "32"}
-        assert at.slider(key=sqrt_d_view.D.key).value == 32
+        assert at.select_slider(key=sqrt_d_view.D.key).value == 32
         at.query_params.clear()  # Streamlit drops the query string on a page change
         at.switch_page(MULTIHEAD).run()
         assert url(at) == {"lang": "ko"}
