@@ -65,7 +65,7 @@ FIGURES = {
     ADDITIVE: "ad_features",
     SQRT_D: sqrt_d_view.SATURATION,
     KERNELS: kernels_view.FIG_FIT,
-    MULTIHEAD: "mh_output",
+    MULTIHEAD: "mh_enlarged",
 }
 
 
@@ -260,17 +260,19 @@ def test_a_link_restores_the_multi_head_page():
         "seed": "5",
         "pe": "0",
         "causal": "1",
+        "head": "2",
     }
     at = open_link(MULTIHEAD, query)
     view = multihead_view
     assert at.text_input(key=view.SENTENCE.key).value == "a dog saw a cat"
+    assert at.segmented_control(key=view.HEAD.key).value == 2
     assert at.selectbox(key=view.D_MODEL.key).value == 12
     assert at.selectbox(key=view.HEADS.key).value == 3
     assert at.toggle(key=view.POSITIONAL.key).value is False
     assert at.toggle(key=view.CAUSAL.key).value is True
     multihead_page.assert_page_matches(
-        at, ["a", "dog", "saw", "a", "cat"], d_model=12, heads=3, positional=False, causal=True,
-        seed=5,
+        at, ["a", "dog", "saw", "a", "cat"], head=2, d_model=12, heads=3, positional=False,
+        causal=True, seed=5,
     )  # fmt: skip
     assert url(at) == query
 
@@ -316,6 +318,7 @@ def _change_multihead(at: AppTest) -> None:
     at.text_input(key=view.SENTENCE.key).set_value("dogs chase cats").run()
     at.selectbox(key=view.HEADS.key).set_value(2).run()
     at.number_input(key=view.SEED.key).set_value(9).run()
+    at.segmented_control(key=view.HEAD.key).set_value(1).run()
 
 
 CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
@@ -330,7 +333,7 @@ CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
     ),
     SQRT_D: (_change_sqrt_d, {"m": "8", "seed": "2"}),
     KERNELS: (_change_kernels, {"kernel": "epanechnikov", "h": "0.4", "x": "-1"}),
-    MULTIHEAD: (_change_multihead, {"text": "dogs chase cats", "h": "2", "seed": "9"}),
+    MULTIHEAD: (_change_multihead, {"text": "dogs chase cats", "h": "2", "seed": "9", "head": "1"}),
 }
 # Links that set every setting of a page to a value other than its default.
 CHANGED_LINKS: dict[str, dict[str, str]] = {
@@ -369,6 +372,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     },
     MULTIHEAD: {
         "text": "one two", "dmodel": "8", "h": "2", "seed": "1", "pe": "0", "causal": "1",
+        "head": "1",
     },
 }  # fmt: skip
 
@@ -497,7 +501,7 @@ def test_texts_a_page_cannot_read_are_kept_and_explained(page, query, error):
 def test_markup_in_the_sentence_is_only_text():
     at = open_link(MULTIHEAD, {"text": f"{HOSTILE} cat"})
     assert not at.warning and not at.error
-    labels = chart(at, "mh_head_0")["layout"]["yaxis"]["ticktext"]
+    labels = chart(at, multihead_view.HEAD_CHART)["layout"]["yaxis"]["ticktext"]
     assert "<script>" not in " ".join(labels)
     assert at.text_input(key=multihead_view.SENTENCE.key).value == f"{HOSTILE} cat"
 
