@@ -94,8 +94,6 @@ def down_and_up(options: tuple[Any, ...], start: int, count: int) -> tuple[Any, 
 
 def all_cases(rounds: int) -> tuple[Case, ...]:
     steps = tuple(range(1, rounds + 2))  # the warm-up round, then `rounds` new values
-    # The NLI layer slider opens at its last layer (6 of MiniLM's 0..6): down and back up.
-    back = tuple(-(k if k <= 6 else 12 - k) for k in (s % 12 for s in steps))
     flips = tuple(bool(s % 2) for s in steps)
     pg = ("pages/1_Playground.py", "Playground")
     return (
@@ -118,8 +116,9 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
              "kr_bandwidth", "slider", steps),
         Case("Multi-head causal, 8 heads", "pages/6_Multi_head.py", "Multi_head", "h=8",
              "mh_causal", "toggle", flips),
+        # The NLI layer opens at the last layer's output (hidden state 6: embeddings, 0 .. 5).
         Case("NLI layer", "pages/7_NLI_alignment.py", "NLI_alignment", "", "nli_layer",
-             "slider", back),
+             "select_slider", down_and_up(tuple(range(7)), 6, len(steps))),
         Case("NLI new hypothesis", "pages/7_NLI_alignment.py", "NLI_alignment", "",
              "nli_hypothesis", "area", tuple(HYPOTHESES[s % len(HYPOTHESES)] for s in steps)),
         Case("Model layer", "pages/8_Model_attention.py", "Model_attention", "", "model_layer",

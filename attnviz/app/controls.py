@@ -10,6 +10,7 @@ or a state file may have set it before the widget is drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ class Control:
     step: float | None = None
     choices: Mapping[str, Any] = field(default_factory=dict)  # URL text -> value (or step)
     max_chars: int = URL_TEXT_LIMIT
+    # An earlier URL name of the setting, and how its text becomes this name's (`renamed`).
+    old_name: tuple[str, Callable[[str], str]] | None = None
 
     def parse(self, raw: str) -> Any:
         """The value of `raw` from a URL or state file; ValueError if the page cannot use it."""
@@ -167,6 +170,13 @@ def text_control(
     name: str, key: str, default: str = "", max_chars: int = URL_TEXT_LIMIT
 ) -> Control:
     return Control(name, key, default, "text", max_chars=max_chars)
+
+
+def renamed(control: Control, old_name: str, convert: Callable[[str], str]) -> Control:
+    """`control`, also read from links made when it was called `old_name`: `convert` turns the
+    old text into this control's (ValueError for text it cannot use). A link that names both
+    is read by the new name; the address bar then carries the new name only."""
+    return dataclasses.replace(control, old_name=(old_name, convert))
 
 
 # --- the widgets, one per kind of control ---

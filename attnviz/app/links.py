@@ -31,15 +31,20 @@ STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
 
 
 def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]:
-    """Set the session state from `raw` (name -> text); the names whose values were refused."""
+    """Set the session state from `raw` (name -> text, a setting's old name too); the names
+    whose values were refused."""
     bad = []
     for param in params:
-        if param.name not in raw:
+        name, convert = param.name, None
+        if name not in raw and param.old_name is not None and param.old_name[0] in raw:
+            name, convert = param.old_name
+        if name not in raw:
             continue
         try:
-            st.session_state[param.key] = param.parse(raw[param.name])
+            text = raw[name] if convert is None else convert(str(raw[name]))
+            st.session_state[param.key] = param.parse(text)
         except (ValueError, TypeError):
-            bad.append(param.name)
+            bad.append(name)
     return bad
 
 
@@ -57,6 +62,7 @@ def restore_link(params: Sequence[Control], page: str) -> None:
     query = st.query_params.to_dict()
     bad = apply_values(params, query)
     known = {param.name for param in params} | {LANG_PARAM}
+    known |= {param.old_name[0] for param in params if param.old_name is not None}
     unknown = [name for name in query if name not in known]
     if bad:
         # Only our own names are shown, never the values: they may be anything.

@@ -347,7 +347,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     NLI: {
         "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",
         "pairs": "A dog runs. ||| An animal moves.\nIt rains. ||| It is dry.", "pair": "1",
-        "source": "static", "f": "mlp", "seed": "3", "rows": "0", "layer": "4",
+        "source": "static", "f": "mlp", "seed": "3", "rows": "0", "output": "4",
         "scale": "temperature", "T": "2.5",
     },
     TRAIN: {
@@ -522,6 +522,34 @@ def test_parsed_parameters_of_a_link_match_what_the_page_parses():
     again = open_link(ADDITIVE, url(at))
     parsed = parsing.parse_matrix(again.text_area(key=view.TEXTS["W_q"]).value)
     torch.testing.assert_close(parsed, w_q)
+
+
+@pytest.mark.parametrize(
+    ("query", "state", "output"),
+    [
+        ({"layer": "4"}, 4, "3"),  # an old link: hidden state 4 is the output of layer 3
+        ({"layer": "0"}, 0, "embeddings"),
+        ({"layer": "6"}, 6, None),  # the last layer's output, the default
+        ({"output": "3"}, 4, "3"),  # a new link names the layer as the model page does
+        ({"output": "embeddings"}, 0, "embeddings"),
+        ({"output": "1", "layer": "6"}, 2, "1"),  # both: the new name is read
+    ],
+)
+def test_nli_links_old_and_new_name_the_same_minilm_output(query, state, output):
+    at = open_link(NLI, query)
+    assert not at.warning
+    assert not [c.value for c in at.caption if "does not know" in c.value]
+    assert at.select_slider(key=nli_view.LAYER.key).value == state
+    assert at.session_state[nli_view.LAYER.key] == state
+    assert url(at) == ({} if output is None else {"output": output})
+
+
+@pytest.mark.parametrize("old", ["-1", "49", "two", "4.0"])
+def test_an_old_nli_layer_the_page_cannot_use_keeps_the_default_and_is_named(old):
+    at = open_link(NLI, {"layer": old})
+    notices = [w.value for w in at.warning]
+    assert notices and "`layer`" in notices[0]
+    assert at.session_state[nli_view.LAYER.key] == 6
 
 
 def test_a_link_restores_the_training_pages_settings():
