@@ -7,8 +7,8 @@ that last key press or click to the end of the script run and to the last chart 
 page is watched until nothing has changed for `QUIET_MS`). Every round sets a value the session
 has not had yet where the control has more than two (a two-state switch or a two-option select
 comes back to a value it had, so those rounds after the second can be served from the figure
-caches, as a class moving the same switch is; so can the NLI layer's after the sixth, since it
-has six other layers to go to).
+caches, as a class moving the same switch is; so can the NLI layer's and the √d page's d after
+the sixth, since each opens six steps above its lowest value and moves one step a round).
 
 The bare page is the floor: one Streamlit script with the same kind of control under the same
 key, which for each value draws the figures our page drew for it (taken beforehand from the app
@@ -41,7 +41,7 @@ from attnviz.app.page import APP_ROOT
 from benchmarks.bench_repaint import server
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
-Kind = Literal["slider", "select", "radio", "toggle", "number", "text", "area"]
+Kind = Literal["slider", "select_slider", "select", "radio", "toggle", "number", "text", "area"]
 TIMEOUT_MS = 120_000
 QUIET_MS = 700  # no chart changed for this long after the run ended: the repaint is over
 MAX_SECONDS = 1.0
@@ -66,8 +66,9 @@ class Case:
 
     `values` are what the rounds set, in order: a slider's, a select box's and a number's as
     steps from the opening value (a slider's arrow presses, negative for left; option
-    positions further down the list, round the end; a number plus this), a radio's, a
-    switch's and a text's as they are."""
+    positions further down the list, round the end; a number plus this), a select slider's
+    (each one option from the last: one arrow press), a radio's, a switch's and a text's as
+    they are."""
 
     name: str
     script: str
@@ -79,10 +80,20 @@ class Case:
     apply: str | None = None  # a button clicked after the change, the timed action (its key)
 
 
+def down_and_up(options: tuple[Any, ...], start: int, count: int) -> tuple[Any, ...]:
+    """`count` options, each one step from the last: down from options[start] to the first,
+    then back up (a select slider's arrow presses)."""
+    picked, index, step = [], start, -1
+    for _ in range(count):
+        if not 0 <= index + step < len(options):
+            step = -step
+        index += step
+        picked.append(options[index])
+    return tuple(picked)
+
+
 def all_cases(rounds: int) -> tuple[Case, ...]:
     steps = tuple(range(1, rounds + 2))  # the warm-up round, then `rounds` new values
-    # The NLI layer slider opens at its last layer (6 of MiniLM's 0..6): down and back up.
-    back = tuple(-(k if k <= 6 else 12 - k) for k in (s % 12 for s in steps))
     flips = tuple(bool(s % 2) for s in steps)
     pg = ("pages/1_Playground.py", "Playground")
     return (
@@ -99,13 +110,15 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
              "toggle", flips),
         Case("Additive h", "pages/3_Additive_attention.py", "Additive_attention", "", "ad_h",
              "number", steps),
-        Case("sqrt(d) d", "pages/4_Why_sqrt_d.py", "Why_sqrt_d", "", "sq_d", "slider", steps),
+        Case("sqrt(d) d", "pages/4_Why_sqrt_d.py", "Why_sqrt_d", "", "sq_d", "select_slider",
+             down_and_up(tuple(2**i for i in range(11)), 6, len(steps))),  # opens at d = 64
         Case("Kernel bandwidth", "pages/5_Kernel_regression.py", "Kernel_regression", "",
              "kr_bandwidth", "slider", steps),
         Case("Multi-head causal, 8 heads", "pages/6_Multi_head.py", "Multi_head", "h=8",
              "mh_causal", "toggle", flips),
+        # The NLI layer opens at the last layer's output (hidden state 6: embeddings, 0 .. 5).
         Case("NLI layer", "pages/7_NLI_alignment.py", "NLI_alignment", "", "nli_layer",
-             "slider", back),
+             "select_slider", down_and_up(tuple(range(7)), 6, len(steps))),
         Case("NLI new hypothesis", "pages/7_NLI_alignment.py", "NLI_alignment", "",
              "nli_hypothesis", "area", tuple(HYPOTHESES[s % len(HYPOTHESES)] for s in steps)),
         Case("Model layer", "pages/8_Model_attention.py", "Model_attention", "", "model_layer",
@@ -119,8 +132,9 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
 
 
 def _widget(at: AppTest, case: Case) -> Any:
-    finder = {"slider": at.slider, "select": at.selectbox, "radio": at.radio, "toggle": at.toggle,
-              "number": at.number_input, "text": at.text_input, "area": at.text_area}  # fmt: skip
+    finder = {"slider": at.slider, "select_slider": at.select_slider, "select": at.selectbox,
+              "radio": at.radio, "toggle": at.toggle, "number": at.number_input,
+              "text": at.text_input, "area": at.text_area}  # fmt: skip
     return finder[case.kind](key=case.key)
 
 
@@ -153,7 +167,7 @@ def frames_of(case: Case) -> Frames:
     control: dict[str, Any] = {"kind": case.kind, "key": case.key, "label": widget.label}
     options = [str(o) for o in getattr(widget, "options", [])]
     start = widget.index if case.kind in ("select", "radio") else widget.value
-    if case.kind == "slider":
+    if case.kind in ("slider", "select_slider"):
         control["steps"] = len(case.values) + 1
         opening: Any = 0
     elif case.kind in ("select", "radio"):
@@ -164,6 +178,8 @@ def frames_of(case: Case) -> Frames:
     frames = {json.dumps(opening): specs()}
     targets: list[Any] = []
     previous = 0
+    if case.kind == "select_slider":
+        previous = options.index(str(widget.format_func(start)))
     for number, value in enumerate(case.values, start=1):
         widget = _widget(at, case)
         if case.kind == "slider":
@@ -171,6 +187,13 @@ def frames_of(case: Case) -> Frames:
             widget.set_value(round(start + value * widget.proto.step, 10))
             state, target = number, 1 if value > previous else -1
             previous = value
+        elif case.kind == "select_slider":
+            position = options.index(str(widget.format_func(value)))
+            if abs(position - previous) != 1:
+                raise ValueError(f"{case.name}: {value!r} is not one arrow press away")
+            widget.set_value(value)
+            state, target = number, 1 if position > previous else -1
+            previous = position
         elif case.kind == "select":
             widget.select_index((start + value) % len(options))
             state = target = options[(start + value) % len(options)]
@@ -218,6 +241,8 @@ kind, key, label = control["kind"], control["key"], control["label"]
 with st.sidebar:
     if kind == "slider":
         value = st.slider(label, 0, control["steps"], 0, key=key)
+    elif kind == "select_slider":
+        value = st.select_slider(label, list(range(control["steps"] + 1)), 0, key=key)
     elif kind == "select":
         value = st.selectbox(label, control["options"], index=control["options"].index(
             json.loads(case["opening"])), key=key)
@@ -288,7 +313,7 @@ def open_case(page: Page, url: str) -> None:
 def act(page: Page, case: Case, target: Any, bare: bool) -> Callable[[], None]:
     """Prepare the change (focus, open the list, type) and return the last action, to time."""
     box = page.locator(f".st-key-{case.key}")
-    if case.kind == "slider":
+    if case.kind in ("slider", "select_slider"):
         box.locator('[data-testid="stSlider"] input').first.focus()
         key = "ArrowRight" if bare or target > 0 else "ArrowLeft"  # the bare one counts up
         return lambda: page.keyboard.press(key)

@@ -10,6 +10,7 @@ or a state file may have set it before the widget is drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ URL_TEXT_LIMIT = 600  # characters of typed text a link carries; longer text nee
 _CONTROL_CHARS = {chr(c) for c in range(32)} - {"\n", "\t", "\r"}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
-Kind = Literal["int", "float", "bool", "choice", "text", "cells"]
+Kind = Literal["int", "float", "bool", "choice", "ladder", "text", "cells"]
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,10 @@ class Control:
     lo: float = -math.inf
     hi: float = math.inf
     step: float | None = None
-    choices: Mapping[str, Any] = field(default_factory=dict)  # URL text -> value
+    choices: Mapping[str, Any] = field(default_factory=dict)  # URL text -> value (or step)
     max_chars: int = URL_TEXT_LIMIT
+    # An earlier URL name of the setting, and how its text becomes this name's (`renamed`).
+    old_name: tuple[str, Callable[[str], str]] | None = None
 
     def parse(self, raw: str) -> Any:
         """The value of `raw` from a URL or state file; ValueError if the page cannot use it."""
@@ -62,6 +65,10 @@ class Control:
             if raw not in self.choices:
                 raise ValueError(raw)
             return self.choices[raw]
+        elif self.kind == "ladder":
+            if len(raw) > 20 or not self.lo <= int(raw) <= self.hi:
+                raise ValueError(raw)
+            return self.nearest(int(raw))
         elif self.kind == "cells":
             return _parse_cells(raw, int(self.hi))
         else:
@@ -87,8 +94,12 @@ class Control:
 
     @property
     def options(self) -> list[Any]:
-        """The values a choice offers, in order."""
+        """The values a choice or a ladder offers, in order."""
         return list(self.choices.values())
+
+    def nearest(self, value: int) -> int:
+        """A ladder's step nearest `value` on a log scale (100 -> 128 among powers of two)."""
+        return int(min(self.options, key=lambda step: abs(math.log(step / value))))
 
 
 def _parse_cells(raw: str, limit: int) -> frozenset[tuple[int, int]]:
@@ -144,10 +155,28 @@ def choice_control(
     return Control(name, key, default, "choice", choices=options)
 
 
+def ladder_control(name: str, key: str, default: int, steps: Sequence[int]) -> Control:
+    """A whole number among `steps` (positive, increasing, such as powers of two). A link may
+    name any whole number from the first step to the last: it is read as the nearest step on a
+    log scale, and `links.restore_link` says so."""
+    if not steps or steps[0] < 1 or list(steps) != sorted(set(steps)) or default not in steps:
+        raise ValueError(f"{name}: the steps must be increasing positive numbers with the default")
+    return Control(
+        name, key, default, "ladder", lo=steps[0], hi=steps[-1], choices={str(s): s for s in steps}
+    )
+
+
 def text_control(
     name: str, key: str, default: str = "", max_chars: int = URL_TEXT_LIMIT
 ) -> Control:
     return Control(name, key, default, "text", max_chars=max_chars)
+
+
+def renamed(control: Control, old_name: str, convert: Callable[[str], str]) -> Control:
+    """`control`, also read from links made when it was called `old_name`: `convert` turns the
+    old text into this control's (ValueError for text it cannot use). A link that names both
+    is read by the new name; the address bar then carries the new name only."""
+    return dataclasses.replace(control, old_name=(old_name, convert))
 
 
 # --- the widgets, one per kind of control ---
@@ -197,6 +226,16 @@ def slider(control: Control, label: str, *, where: Any = None, help: str | None 
         key=control.key,
         help=help,
         persist_state="session",
+    )
+
+
+def ladder(control: Control, label: str, *, where: Any = None, help: str | None = None) -> int:
+    """A slider over a ladder's steps, evenly spaced whatever their values."""
+    init_state(control.key, control.default)
+    return int(
+        _host(where).select_slider(
+            label, control.options, key=control.key, help=help, persist_state="session"
+        )
     )
 
 

@@ -31,15 +31,20 @@ STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
 
 
 def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]:
-    """Set the session state from `raw` (name -> text); the names whose values were refused."""
+    """Set the session state from `raw` (name -> text, a setting's old name too); the names
+    whose values were refused."""
     bad = []
     for param in params:
-        if param.name not in raw:
+        name, convert = param.name, None
+        if name not in raw and param.old_name is not None and param.old_name[0] in raw:
+            name, convert = param.old_name
+        if name not in raw:
             continue
         try:
-            st.session_state[param.key] = param.parse(raw[param.name])
+            text = raw[name] if convert is None else convert(str(raw[name]))
+            st.session_state[param.key] = param.parse(text)
         except (ValueError, TypeError):
-            bad.append(param.name)
+            bad.append(name)
     return bad
 
 
@@ -57,6 +62,7 @@ def restore_link(params: Sequence[Control], page: str) -> None:
     query = st.query_params.to_dict()
     bad = apply_values(params, query)
     known = {param.name for param in params} | {LANG_PARAM}
+    known |= {param.old_name[0] for param in params if param.old_name is not None}
     unknown = [name for name in query if name not in known]
     if bad:
         # Only our own names are shown, never the values: they may be anything.
@@ -64,6 +70,23 @@ def restore_link(params: Sequence[Control], page: str) -> None:
         st.warning(t("links.bad_values", names=names), icon=":material/link_off:")
     if unknown:
         st.caption(t("links.unknown", count=len(unknown)))
+    for name, given, used in moved_values(params, query, bad):
+        st.info(t("links.moved", name=name, given=given, used=used), icon=":material/link:")
+
+
+def moved_values(
+    params: Sequence[Control], raw: Mapping[str, Any], bad: Sequence[str] = ()
+) -> list[tuple[str, int, int]]:
+    """(name, the link's number, the step used) of each ladder setting that `raw` put between
+    two steps: a link made before the control had steps (?d=100 on a powers-of-two ladder)."""
+    moved = []
+    for param in params:
+        if param.kind != "ladder" or param.name not in raw or param.name in bad:
+            continue
+        given = int(str(raw[param.name]).strip())
+        if given != param.nearest(given):
+            moved.append((param.name, given, param.nearest(given)))
+    return moved
 
 
 def current_values(

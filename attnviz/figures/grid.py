@@ -1,5 +1,6 @@
 """The model view: one small weights heatmap per (layer, head), layers down, heads across,
-with invisible markers that make a click report its head."""
+with invisible markers that make a click report its head; and one layer's heads, a few a row
+(the multi-head lesson)."""
 
 from __future__ import annotations
 
@@ -43,17 +44,10 @@ def head_grid(
     array = tensor.numpy()
     cells = [(layer, head) for layer in range(layers) for head in range(heads)]
     traces: list[go.Heatmap | go.Scatter] = [
-        go.Heatmap(
-            z=array[layer, head],
-            zmin=0.0,
-            zmax=1.0,
-            colorscale=COLORSCALES["weights"],
-            showscale=False,
-            hovertemplate=(
-                f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}"
-                "<br>%{y} → %{x}: %{z:.3f}<extra></extra>"
-            ),
-            **_axes_of(index),
+        _thumbnail(
+            array[layer, head],
+            f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}",
+            index,
         )
         for index, (layer, head) in enumerate(cells, start=1)
     ]
@@ -70,16 +64,103 @@ def head_grid(
         layout["hoverdistance"] = -1  # the nearest marker is the thumbnail's own
     frame = {"showline": True, "linewidth": 3, "linecolor": "#d62728", "mirror": True}
     for index, (layer, head) in enumerate(cells, start=1):
-        x_domain, y_domain = _domains(layer, head, layers, heads)
         framed = frame if (layer, head) == selected else {}
-        suffix = "" if index == 1 else str(index)
-        layout[f"xaxis{suffix}"] = _BARE_AXIS | framed | {
-            "domain": x_domain, "anchor": f"y{suffix}"}  # fmt: skip
-        layout[f"yaxis{suffix}"] = _BARE_AXIS | framed | {
-            "domain": y_domain, "anchor": f"x{suffix}", "autorange": "reversed"}  # fmt: skip
+        layout |= _thumbnail_axes(index, *_domains(layer, head, layers, heads), framed)
     # One figure from one layout dict: make_subplots, add_trace(row=, col=) and update_xaxes
     # walk every subplot again on each call (0.76 s for 6 x 12 heads, against ~0.1 s).
     return go.Figure(data=traces, layout=layout)
+
+
+HEAD_PIXELS = 150  # the height of a thumbnail of `heads_grid`
+HEAD_TITLE_PIXELS = 24  # and of the head's number above it
+
+
+def heads_grid(
+    weights: object,
+    *,
+    title: str,
+    head_label: str,
+    per_row: int = 4,
+    mask: object = None,
+    selectable: bool = False,
+) -> go.Figure:
+    """The heads of one layer: one small weights heatmap per head, `per_row` a row, each with
+    its number above it ("Head 0", ...).
+
+    `weights` is (H, r, c), at most THUMBNAIL_CELLS a side (pooling would blend masked cells
+    into allowed ones). `mask` (bool, True = may attend, broadcastable to (H, r, c)) leaves the
+    masked cells as gaps, where the plot's grey shows. `selectable` adds a "heads" marker per
+    thumbnail with `customdata` [0, head] (the one layer's number), as `head_grid` does.
+    """
+    tensor = torch.as_tensor(weights, dtype=torch.float32)
+    if tensor.ndim != 3 or max(tensor.shape[1:]) > THUMBNAIL_CELLS:
+        raise ValueError(
+            f"the heads grid needs (heads, rows, columns) of at most {THUMBNAIL_CELLS} a side, "
+            f"got {tuple(tensor.shape)}"
+        )
+    if mask is not None:
+        allowed = torch.as_tensor(mask, dtype=torch.bool).expand_as(tensor)  # (H, r, c)
+        tensor = tensor.masked_fill(~allowed, float("nan"))  # gaps
+    heads, rows, cols = tensor.shape
+    grid_rows, grid_cols = -(-heads // per_row), min(per_row, heads)
+    height = grid_rows * (HEAD_PIXELS + HEAD_TITLE_PIXELS)
+    array = tensor.numpy()
+    label = escape_label(head_label)
+    traces: list[go.Heatmap | go.Scatter] = [
+        _thumbnail(array[head], f"{label} {head}", head + 1) for head in range(heads)
+    ]
+    layout = style_layout(title, height=height + 70, top=60)  # margins: 60 above, 10 below
+    layout["annotations"] = []
+    for head in range(heads):
+        x_domain, y_domain = _wrapped_domains(head, grid_rows, grid_cols, height)
+        layout |= _thumbnail_axes(head + 1, x_domain, y_domain, {})
+        layout["annotations"].append({
+            "text": f"{label} {head}", "x": sum(x_domain) / 2, "y": y_domain[1],
+            "xref": "paper", "yref": "paper", "xanchor": "center", "yanchor": "bottom",
+            "showarrow": False, "font": {"size": FONT_SIZE - 2}})  # fmt: skip
+    if selectable:
+        traces += [
+            head_marker(0, head, rows, cols, "", head_label, head + 1) for head in range(heads)
+        ]
+        layout["hoverdistance"] = -1  # the nearest marker is the thumbnail's own
+    return go.Figure(data=traces, layout=layout)
+
+
+def _wrapped_domains(
+    head: int, grid_rows: int, grid_cols: int, height: int
+) -> tuple[list[float], list[float]]:
+    """The paper fractions of head `head`'s thumbnail, `grid_cols` a row, each under its title."""
+    row, col = divmod(head, grid_cols)
+    width = (1 - H_SPACING * 4 * (grid_cols - 1)) / grid_cols
+    left = col * (width + H_SPACING * 4)
+    top = 1 - row * (HEAD_PIXELS + HEAD_TITLE_PIXELS) / height - HEAD_TITLE_PIXELS / height
+    return [left, left + width], [top - HEAD_PIXELS / height, top]
+
+
+def _thumbnail(z: object, name: str, index: int) -> go.Heatmap:
+    """One head's weights on the axes of subplot `index` (1-based), `name` (escaped) in its
+    hover, without a colour bar (the 0..1 weights scale of every heatmap)."""
+    return go.Heatmap(
+        z=z,
+        zmin=0.0,
+        zmax=1.0,
+        colorscale=COLORSCALES["weights"],
+        showscale=False,
+        hovertemplate=f"{name}<br>%{{y}} → %{{x}}: %{{z:.3f}}<extra></extra>",
+        **_axes_of(index),
+    )
+
+
+def _thumbnail_axes(
+    index: int, x_domain: list[float], y_domain: list[float], framed: dict[str, object]
+) -> dict[str, dict[str, object]]:
+    """The bare x and y axes of subplot `index` (1-based) over the given paper fractions."""
+    suffix = "" if index == 1 else str(index)
+    return {
+        f"xaxis{suffix}": _BARE_AXIS | framed | {"domain": x_domain, "anchor": f"y{suffix}"},
+        f"yaxis{suffix}": _BARE_AXIS | framed | {
+            "domain": y_domain, "anchor": f"x{suffix}", "autorange": "reversed"},
+    }  # fmt: skip
 
 
 # The spacing between thumbnails, as fractions of the plot (make_subplots' meaning).
@@ -135,7 +216,10 @@ def head_marker(
 ) -> go.Scatter:
     """An invisible marker at a thumbnail's centre, on the axes of `subplot` (1-based; one trace
     a subplot: a trace has one pair of axes). Its hover replaces the heatmap's, which Plotly
-    hides under a nearer point."""
+    hides under a nearer point; an empty `layer_label` leaves the layer out of it."""
+    name = f"{escape_label(head_label)} {head}"
+    if layer_label:
+        name = f"{escape_label(layer_label)} {layer}, {name}"
     return go.Scatter(
         x=[(cols - 1) / 2],
         y=[(rows - 1) / 2],
@@ -145,9 +229,7 @@ def head_marker(
         marker={"opacity": 0},
         selected={"marker": {"opacity": 0}},
         unselected={"marker": {"opacity": 0}},
-        hovertemplate=(
-            f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}<extra></extra>"
-        ),
+        hovertemplate=f"{name}<extra></extra>",
         showlegend=False,
         **_axes_of(subplot),
     )

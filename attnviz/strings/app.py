@@ -34,6 +34,10 @@ EN: dict[str, str] = {
         "The link had values this page cannot use, so their defaults are shown instead: {names}."
     ),
     "links.unknown": "The link had {count} setting(s) this page does not know; they were ignored.",
+    "links.moved": (
+        "The link's `{name}` = {given} is not one of this control's steps: the nearest step, "
+        "{used}, is shown."
+    ),
     "links.too_long": (
         "Some typed text is too long for a link ({chars} characters, at most {limit}): a copied "
         "link keeps the other settings. Save the state as a file (Share, below) to pass it on."
@@ -90,6 +94,10 @@ KO: dict[str, str] = {
         "링크에 이 페이지에서 쓸 수 없는 값이 있어서 대신 기본값을 보여 줍니다: {names}."
     ),
     "links.unknown": "링크에 이 페이지가 모르는 설정이 {count}개 있어서 무시했습니다.",
+    "links.moved": (
+        "링크의 `{name}` = {given}: 이 컨트롤에 없는 값이어서 가장 가까운 단계로 바꿔 "
+        "보여 줍니다 ({used})."
+    ),
     "links.too_long": (
         "입력한 텍스트가 링크에 담기에는 너무 깁니다 ({chars}자, 최대 {limit}자). 복사한 링크에는 "
         "나머지 설정만 담깁니다. 텍스트까지 전하려면 아래 공유에서 상태를 파일로 저장하세요."

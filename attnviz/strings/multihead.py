@@ -12,11 +12,13 @@ EN: dict[str, str] = {
     "multihead.title": "Multi-head self-attention",
     "multihead.intro": (
         "In **self-attention** the queries, keys and values all come from the same tokens: each "
-        "token's vector x is projected three times, q = x W_q, k = x W_k, v = x W_v. "
+        "token's vector x is projected three times, q = x W_q + b_q, k = x W_k + b_k, "
+        "v = x W_v + b_v. "
         "**Multi-head** attention cuts these projections into h slices of d_head = d_model / h "
         "columns and runs scaled dot-product attention on each slice separately, so each head can "
         "look for something different. The heads' outputs are put side by side (*concatenated*) "
-        "and mixed by one more matrix W_o. Here the token vectors are random but fixed (seeded): "
+        "and mixed by one more matrix W_o (plus a bias b_o). Here the token vectors are random "
+        "but fixed (seeded): "
         "the same word always gets the same vector."
     ),
     "multihead.sentence": "Sentence",
@@ -45,9 +47,22 @@ EN: dict[str, str] = {
         "would be added are still shown on the left."
     ),
     "multihead.heads_heading": "One weight matrix per head",
+    "multihead.heads_title": "The {heads} heads' weights (click one to enlarge it)",
+    "multihead.heads_click": "Head {head} is enlarged on the right.",
+    "multihead.head": "Enlarged head",
+    "multihead.head.help": "Heads are counted from 0, as in the code and on the model page.",
     "multihead.head_title": "Head {head} weights",
+    "multihead.slices_heading": "Head {head}'s queries, keys and values",
+    "multihead.slices_text": (
+        "Q_{head} = X W_q^({head}) + b_q^({head}), and likewise K_{head} and V_{head}: the "
+        "columns of this head's slice of the projections. Its weights are softmax(Q K^T / "
+        "√d_head), its output those weights times V."
+    ),
+    "multihead.q_title": "Q_{head} = X W_q^({head}) + b_q^({head})",
+    "multihead.k_title": "K_{head} = X W_k^({head}) + b_k^({head})",
+    "multihead.v_title": "V_{head} = X W_v^({head}) + b_v^({head})",
     "multihead.output_heading": "Concatenation and output",
-    "multihead.concat_title": "Concat(head_1, …, head_h): before W_o",
+    "multihead.concat_title": "Concat(head_0, …, head_h-1): before W_o",
     "multihead.concat_x": "Dimensions ({d_head} per head)",
     "multihead.output_title": "Output = Concat · W_o + b_o",
     "multihead.tokens": "Tokens",
@@ -74,8 +89,20 @@ EN: dict[str, str] = {
         "Repeat a word (like “the” in the default sentence) to see what positional encodings "
         "change: without them, the two copies cannot be told apart."
     ),
+    "multihead.formula_slices": (
+        "W_q⁽ⁱ⁾ holds the columns i · d_head to (i + 1) · d_head − 1 of W_q, and b_q⁽ⁱ⁾ the same "
+        "entries of the bias b_q (likewise for K and V); b_o is the output's bias. Heads are "
+        "counted from 0, as in the code and on the model page: the paper (Vaswani et al. 2017) "
+        "writes the same formula with head₁, …, head_h."
+    ),
+    "multihead.formula_mask": (
+        "With the causal mask, the score of every key after its query is set to $-10^6$ before "
+        "the softmax, so its weight is 0."
+    ),
     "multihead.formula_sizes": "With the current sizes",
-    "multihead.formula_row": "The last token's row of weights in head 1, as in the first heatmap:",
+    "multihead.formula_row": (
+        "The last token's row of weights in head {head}, as in the enlarged heatmap:"
+    ),
     "parse.multihead_empty": "The sentence is empty: type at least one word.",
     "parse.multihead_heads": (
         "d_model = {d_model} cannot be split into {heads} heads: d_model must be divisible by the "
@@ -93,10 +120,12 @@ KO: dict[str, str] = {
     "multihead.title": "멀티헤드 셀프 어텐션",
     "multihead.intro": (
         "**셀프 어텐션** (self-attention)에서는 쿼리, 키, 값이 모두 같은 토큰에서 나옵니다. 각 "
-        "토큰의 벡터 x를 세 번 사영해 q = x W_q, k = x W_k, v = x W_v를 얻습니다. **멀티헤드** "
+        "토큰의 벡터 x를 세 번 사영해 q = x W_q + b_q, k = x W_k + b_k, v = x W_v + b_v를 "
+        "얻습니다. **멀티헤드** "
         "(multi-head) 어텐션은 이 사영을 d_head = d_model / h개 열씩 h개 조각으로 나누고 조각마다 "
         "따로 스케일드 닷 프로덕트 어텐션을 실행하므로, 헤드마다 서로 다른 것을 찾을 수 있습니다. "
-        "헤드들의 출력은 나란히 이어 붙인 뒤 (*연결*, concatenate) 행렬 W_o 하나로 섞습니다. "
+        "헤드들의 출력은 나란히 이어 붙인 뒤 (*연결*, concatenate) 행렬 W_o 하나와 편향 b_o로 "
+        "섞습니다. "
         "여기서 토큰 벡터는 무작위이지만 (시드로) 고정되어 있어서, 같은 단어는 항상 같은 벡터를 "
         "받습니다."
     ),
@@ -130,9 +159,22 @@ KO: dict[str, str] = {
         "그대로 보여 줍니다."
     ),
     "multihead.heads_heading": "헤드마다 가중치 행렬 하나",
+    "multihead.heads_title": "헤드 {heads}개의 가중치 (하나를 누르면 크게 보입니다)",
+    "multihead.heads_click": "오른쪽에 크게 보이는 것은 헤드 {head}입니다.",
+    "multihead.head": "크게 볼 헤드",
+    "multihead.head.help": "헤드는 코드와 모델 페이지처럼 0부터 셉니다.",
     "multihead.head_title": "헤드 {head}의 가중치",
+    "multihead.slices_heading": "헤드 {head}의 쿼리, 키, 값",
+    "multihead.slices_text": (
+        "Q_{head} = X W_q^({head}) + b_q^({head})이고 K_{head}, V_{head}도 같은 방식입니다. 사영 "
+        "가운데 이 헤드가 맡은 조각의 열입니다. 이 헤드의 가중치는 softmax(Q K^T / √d_head)이고, "
+        "출력은 그 가중치에 V를 곱한 것입니다."
+    ),
+    "multihead.q_title": "Q_{head} = X W_q^({head}) + b_q^({head})",
+    "multihead.k_title": "K_{head} = X W_k^({head}) + b_k^({head})",
+    "multihead.v_title": "V_{head} = X W_v^({head}) + b_v^({head})",
     "multihead.output_heading": "연결과 출력",
-    "multihead.concat_title": "Concat(head_1, …, head_h): W_o 적용 전",
+    "multihead.concat_title": "Concat(head_0, …, head_h-1): W_o 적용 전",
     "multihead.concat_x": "차원 (헤드당 {d_head}개)",
     "multihead.output_title": "출력 = Concat · W_o + b_o",
     "multihead.tokens": "토큰",
@@ -158,8 +200,18 @@ KO: dict[str, str] = {
         "단어를 반복해 보면 (기본 문장의 “the”처럼) 위치 인코딩이 무엇을 바꾸는지 알 수 있습니다. "
         "위치 인코딩이 없으면 반복된 두 단어를 구별할 수 없습니다."
     ),
+    "multihead.formula_slices": (
+        "W_q⁽ⁱ⁾는 W_q의 i · d_head번째부터 (i + 1) · d_head − 1번째까지의 열이고, b_q⁽ⁱ⁾는 편향 "
+        "b_q의 같은 성분입니다 (K와 V도 같습니다). b_o는 출력의 편향입니다. 헤드는 코드와 모델 "
+        "페이지처럼 0부터 셉니다. 논문 (Vaswani et al. 2017)은 같은 식을 head₁, …, head_h로 "
+        "씁니다."
+    ),
+    "multihead.formula_mask": (
+        "인과 마스크를 켜면 쿼리보다 뒤에 있는 키의 점수를 소프트맥스 전에 $-10^6$으로 바꾸므로, "
+        "그 가중치는 0이 됩니다."
+    ),
     "multihead.formula_sizes": "현재 크기에서",
-    "multihead.formula_row": "헤드 1에서 마지막 토큰의 가중치 행 (첫 번째 히트맵과 같음):",
+    "multihead.formula_row": "헤드 {head}에서 마지막 토큰의 가중치 행 (크게 보인 히트맵과 같음):",
     "parse.multihead_empty": "문장이 비어 있습니다. 단어를 하나 이상 입력하세요.",
     "parse.multihead_heads": (
         "d_model = {d_model}: 헤드 {heads}개로 나눌 수 없습니다. d_model은 헤드 수로 "

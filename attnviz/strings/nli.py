@@ -45,7 +45,13 @@ EN: dict[str, str] = {
     "nli.source.contextual": "MiniLM contextual (a layer's output)",
     "nli.source.static": "MiniLM static input embeddings",
     "nli.source.random": "Random baseline (seeded)",
-    "nli.layer": "MiniLM layer (0 = embedding output)",
+    "nli.layer": "MiniLM layer whose output is read",
+    "nli.layer.help": (
+        "Layers are numbered as on the model page: 0 is the first transformer layer and {last} "
+        "the last. “embeddings” is what enters layer 0: the word, position and segment "
+        "embeddings, summed and normalised."
+    ),
+    "nli.layer.embeddings": "embeddings",
     "nli.f": "F (applied before the dot product)",
     "nli.f.identity": "Identity: e_ij = a_iᵀ b_j",
     "nli.f.mlp": "One-layer MLP (seeded, untrained)",
@@ -130,6 +136,7 @@ EN: dict[str, str] = {
     ),
     "nli.card.static": "MiniLM's static input embeddings",
     "nli.card.layer": "MiniLM layer {layer}'s contextual output",
+    "nli.card.embeddings": "MiniLM's embedding output (before layer 0)",
     "nli.card.minilm": (
         "MiniLM itself was trained on sentence pairs that include SNLI and MultiNLI, so its "
         "embeddings already carry some of the signal this model learns."
@@ -196,7 +203,13 @@ KO: dict[str, str] = {
     "nli.source.contextual": "MiniLM 문맥 임베딩 (한 층의 출력)",
     "nli.source.static": "MiniLM 정적 입력 임베딩",
     "nli.source.random": "무작위 기준선 (시드 고정)",
-    "nli.layer": "MiniLM 층 (0 = 임베딩 출력)",
+    "nli.layer": "출력을 읽을 MiniLM 층",
+    "nli.layer.help": (
+        "층 번호는 모델 페이지와 같습니다. 0은 첫 번째 트랜스포머 층이고 마지막 층은 "
+        "{last}입니다. “임베딩”은 층 0에 들어가는 입력, 곧 단어·위치·세그먼트 임베딩을 더해 "
+        "정규화한 것입니다."
+    ),
+    "nli.layer.embeddings": "임베딩",
     "nli.f": "F (내적 전에 적용)",
     "nli.f.identity": "항등 함수: e_ij = a_iᵀ b_j",
     "nli.f.mlp": "1층 MLP (시드 고정, 학습하지 않음)",
@@ -282,6 +295,7 @@ KO: dict[str, str] = {
     ),
     "nli.card.static": "MiniLM의 정적 입력 임베딩",
     "nli.card.layer": "MiniLM {layer}층의 문맥 출력",
+    "nli.card.embeddings": "MiniLM의 임베딩 출력 (층 0 이전)",
     "nli.card.minilm": (
         "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 학습되었으므로, 그 임베딩에는 이 "
         "모델이 배우는 신호가 이미 일부 들어 있습니다."

@@ -42,6 +42,14 @@ EN: dict[str, str] = {
         "queries and keys hardly learn. The curve shows the Frobenius norm of the Jacobian, "
         "averaged over the queries."
     ),
+    "sqrt_d.small_d": (
+        "At d = {d} the dashed normal curve does not fit: q·k is a sum of only {d} products "
+        "q_i k_i, and one such product of two independent N(0, 1) numbers has the density "
+        "K₀(|x|)/π (K₀ a modified Bessel function), sharply peaked at 0 and heavy-tailed. Its "
+        "excess kurtosis, 0 for a normal, is 6/d = {theory} here (measured: {measured}); the sum "
+        "comes close to a normal only as d grows. The histograms and the dashed curves share "
+        "only their mean 0 and their variance (d, and 1 after scaling)."
+    ),
     "sqrt_d.tex.measured": "measured:",
     "sqrt_d.tex.unscaled": "(without scaling)",
     "sqrt_d.tex.scaled": "(with scaling)",
@@ -109,6 +117,13 @@ KO: dict[str, str] = {
         "가깝고 나머지가 0에 가까우면 모든 성분 $\\alpha_i(\\delta_{ij} - \\alpha_j)$가 0에 "
         "가까워져서 쿼리와 키가 거의 학습되지 않습니다. 곡선은 야코비 행렬의 프로베니우스 노름 "
         "(Frobenius norm)을 쿼리에 대해 평균한 값입니다."
+    ),
+    "sqrt_d.small_d": (
+        "d = {d}에서는 정규분포 점선이 맞지 않습니다. q·k는 곱 q_i k_i를 {d}개만 더한 것이고, "
+        "서로 독립인 N(0, 1) 수 두 개의 곱 하나는 밀도가 K₀(|x|)/π (K₀는 변형 베셀 함수)여서 0에서 "
+        "뾰족하고 꼬리가 두껍습니다. 정규분포에서 0인 초과 첨도가 여기서는 6/d = {theory}입니다 "
+        "(측정값: {measured}). d가 커져야 합이 정규분포에 가까워집니다. 히스토그램과 점선이 "
+        "공유하는 것은 평균 0과 분산 (d, 스케일링 후에는 1)뿐입니다."
     ),
     "sqrt_d.tex.measured": "측정값:",
     "sqrt_d.tex.unscaled": "(스케일링 없음)",

@@ -8,6 +8,8 @@ import pytest
 
 from attnviz.app import controls
 
+POWERS = tuple(2**i for i in range(11))  # 1 .. 1024
+
 
 @pytest.mark.parametrize(
     ("param", "raw", "value"),
@@ -26,6 +28,7 @@ from attnviz.app import controls
         (controls.text_control("Q", "k"), "1, 2\n3, 4", "1, 2\n3, 4"),
         (controls.cells_control("cells", "k"), "0.1,2.3", frozenset({(0, 1), (2, 3)})),
         (controls.cells_control("cells", "k"), "", frozenset()),
+        (controls.ladder_control("d", "k", 64, POWERS), "256", 256),
     ],
 )
 def test_params_parse_and_format_round_trip(param, raw, value):
@@ -51,11 +54,30 @@ def test_params_parse_and_format_round_trip(param, raw, value):
         (controls.text_control("Q", "k"), "1\x002"),
         (controls.cells_control("cells", "k"), "0.1,x.2"),
         (controls.cells_control("cells", "k", limit=2), "0.1,0.2,0.3"),
+        (controls.ladder_control("d", "k", 64, POWERS), "0"),
+        (controls.ladder_control("d", "k", 64, POWERS), "1025"),
+        (controls.ladder_control("d", "k", 64, POWERS), "64.0"),
+        (controls.ladder_control("d", "k", 64, POWERS), "nan"),
     ],
 )
 def test_bad_values_are_refused(param, raw):
     with pytest.raises(ValueError):
         param.parse(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "step"),
+    [("1", 1), ("3", 4), ("5", 4), ("6", 8), ("90", 64), ("91", 128), ("100", 128), ("1024", 1024)],
+)
+def test_a_ladder_reads_a_number_between_steps_as_the_nearest_on_a_log_scale(raw, step):
+    # 90 < 64 * sqrt(2) = 90.51 < 91: the geometric midpoint between 64 and 128.
+    assert controls.ladder_control("d", "k", 64, POWERS).parse(raw) == step
+
+
+@pytest.mark.parametrize("steps", [(), (0, 1, 2), (4, 2, 1), (1, 2, 2)])
+def test_a_ladder_needs_increasing_positive_steps(steps):
+    with pytest.raises(ValueError, match="increasing positive"):
+        controls.ladder_control("d", "k", 1, steps)
 
 
 # --------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ FIGURES = {
     ADDITIVE: "ad_features",
     SQRT_D: sqrt_d_view.SATURATION,
     KERNELS: kernels_view.FIG_FIT,
-    MULTIHEAD: "mh_output",
+    MULTIHEAD: "mh_enlarged",
 }
 
 
@@ -209,11 +209,33 @@ def test_a_link_restores_the_sqrt_d_page():
     query = {"d": "256", "m": "32", "samples": "500", "seed": "3"}
     at = open_link(SQRT_D, query)
     view = sqrt_d_view
-    assert at.slider(key=view.D.key).value == 256 and at.slider(key=view.M.key).value == 32
+    assert at.select_slider(key=view.D.key).value == 256 and at.slider(key=view.M.key).value == 32
     assert at.number_input(key=view.SAMPLES.key).value == 500
     assert at.number_input(key=view.SEED.key).value == 3
     sqrt_d_page.assert_page_shows(at, d=256, m=32, samples=500, seed=3)
     assert url(at) == query
+
+
+@pytest.mark.parametrize(
+    ("given", "used"), [("100", 128), ("48", 64), ("3", 4), ("700", 512), (" 6", 8)]
+)
+def test_an_old_sqrt_d_link_with_any_d_shows_the_nearest_power_of_two(given, used):
+    """Links from when d was a slider of every whole number keep working, and say so."""
+    at = open_link(SQRT_D, {"d": given, "seed": "3"})
+    assert not at.warning
+    assert at.select_slider(key=sqrt_d_view.D.key).value == used
+    notes = [i.value for i in at.info]
+    assert f"The link's `d` = {int(given)} is not one of this control's steps" in notes[0]
+    assert f"the nearest step, {used}, is shown" in notes[0]
+    sqrt_d_page.assert_page_shows(at, d=used, m=16, samples=2000, seed=3)
+    assert url(at) == ({"seed": "3"} if used == 64 else {"d": str(used), "seed": "3"})
+
+
+def test_a_sqrt_d_link_with_a_power_of_two_needs_no_note():
+    at = open_link(SQRT_D, {"d": "2"})
+    assert at.select_slider(key=sqrt_d_view.D.key).value == 2
+    assert not any("not one of this control's steps" in i.value for i in at.info)
+    assert url(at) == {"d": "2"}
 
 
 def test_a_link_restores_the_kernel_page():
@@ -238,17 +260,19 @@ def test_a_link_restores_the_multi_head_page():
         "seed": "5",
         "pe": "0",
         "causal": "1",
+        "head": "2",
     }
     at = open_link(MULTIHEAD, query)
     view = multihead_view
     assert at.text_input(key=view.SENTENCE.key).value == "a dog saw a cat"
+    assert at.segmented_control(key=view.HEAD.key).value == 2
     assert at.selectbox(key=view.D_MODEL.key).value == 12
     assert at.selectbox(key=view.HEADS.key).value == 3
     assert at.toggle(key=view.POSITIONAL.key).value is False
     assert at.toggle(key=view.CAUSAL.key).value is True
     multihead_page.assert_page_matches(
-        at, ["a", "dog", "saw", "a", "cat"], d_model=12, heads=3, positional=False, causal=True,
-        seed=5,
+        at, ["a", "dog", "saw", "a", "cat"], head=2, d_model=12, heads=3, positional=False,
+        causal=True, seed=5,
     )  # fmt: skip
     assert url(at) == query
 
@@ -294,6 +318,7 @@ def _change_multihead(at: AppTest) -> None:
     at.text_input(key=view.SENTENCE.key).set_value("dogs chase cats").run()
     at.selectbox(key=view.HEADS.key).set_value(2).run()
     at.number_input(key=view.SEED.key).set_value(9).run()
+    at.segmented_control(key=view.HEAD.key).set_value(1).run()
 
 
 CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
@@ -308,7 +333,7 @@ CHANGES: dict[str, tuple[Callable[[AppTest], None], dict[str, str]]] = {
     ),
     SQRT_D: (_change_sqrt_d, {"m": "8", "seed": "2"}),
     KERNELS: (_change_kernels, {"kernel": "epanechnikov", "h": "0.4", "x": "-1"}),
-    MULTIHEAD: (_change_multihead, {"text": "dogs chase cats", "h": "2", "seed": "9"}),
+    MULTIHEAD: (_change_multihead, {"text": "dogs chase cats", "h": "2", "seed": "9", "head": "1"}),
 }
 # Links that set every setting of a page to a value other than its default.
 CHANGED_LINKS: dict[str, dict[str, str]] = {
@@ -323,7 +348,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     NLI: {
         "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",
         "pairs": "A dog runs. ||| An animal moves.\nIt rains. ||| It is dry.", "pair": "1",
-        "source": "static", "f": "mlp", "seed": "3", "rows": "0", "layer": "4",
+        "source": "static", "f": "mlp", "seed": "3", "rows": "0", "output": "4",
         "scale": "temperature", "T": "2.5",
     },
     TRAIN: {
@@ -348,6 +373,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     },
     MULTIHEAD: {
         "text": "one two", "dmodel": "8", "h": "2", "seed": "1", "pe": "0", "causal": "1",
+        "head": "1",
     },
 }  # fmt: skip
 
@@ -414,7 +440,7 @@ def test_the_language_stays_in_the_url_across_pages():
     try:
         at = open_link(SQRT_D, {"lang": "ko", "d": "32"})
         assert url(at) == {"lang": "ko", "d": "32"}
-        assert at.slider(key=sqrt_d_view.D.key).value == 32
+        assert at.select_slider(key=sqrt_d_view.D.key).value == 32
         at.query_params.clear()  # Streamlit drops the query string on a page change
         at.switch_page(MULTIHEAD).run()
         assert url(at) == {"lang": "ko"}
@@ -476,7 +502,7 @@ def test_texts_a_page_cannot_read_are_kept_and_explained(page, query, error):
 def test_markup_in_the_sentence_is_only_text():
     at = open_link(MULTIHEAD, {"text": f"{HOSTILE} cat"})
     assert not at.warning and not at.error
-    labels = chart(at, "mh_head_0")["layout"]["yaxis"]["ticktext"]
+    labels = chart(at, multihead_view.HEAD_CHART)["layout"]["yaxis"]["ticktext"]
     assert "<script>" not in " ".join(labels)
     assert at.text_input(key=multihead_view.SENTENCE.key).value == f"{HOSTILE} cat"
 
@@ -497,6 +523,34 @@ def test_parsed_parameters_of_a_link_match_what_the_page_parses():
     again = open_link(ADDITIVE, url(at))
     parsed = parsing.parse_matrix(again.text_area(key=view.TEXTS["W_q"]).value)
     torch.testing.assert_close(parsed, w_q)
+
+
+@pytest.mark.parametrize(
+    ("query", "state", "output"),
+    [
+        ({"layer": "4"}, 4, "3"),  # an old link: hidden state 4 is the output of layer 3
+        ({"layer": "0"}, 0, "embeddings"),
+        ({"layer": "6"}, 6, None),  # the last layer's output, the default
+        ({"output": "3"}, 4, "3"),  # a new link names the layer as the model page does
+        ({"output": "embeddings"}, 0, "embeddings"),
+        ({"output": "1", "layer": "6"}, 2, "1"),  # both: the new name is read
+    ],
+)
+def test_nli_links_old_and_new_name_the_same_minilm_output(query, state, output):
+    at = open_link(NLI, query)
+    assert not at.warning
+    assert not [c.value for c in at.caption if "does not know" in c.value]
+    assert at.select_slider(key=nli_view.LAYER.key).value == state
+    assert at.session_state[nli_view.LAYER.key] == state
+    assert url(at) == ({} if output is None else {"output": output})
+
+
+@pytest.mark.parametrize("old", ["-1", "49", "two", "4.0"])
+def test_an_old_nli_layer_the_page_cannot_use_keeps_the_default_and_is_named(old):
+    at = open_link(NLI, {"layer": old})
+    notices = [w.value for w in at.warning]
+    assert notices and "`layer`" in notices[0]
+    assert at.session_state[nli_view.LAYER.key] == 6
 
 
 def test_a_link_restores_the_training_pages_settings():

@@ -47,3 +47,14 @@ def test_sqrt_d_page_draws_and_follows_the_seed(app_url, page):
     wait_idle(page)
     np.testing.assert_allclose(chosen(page, 64), want, rtol=1e-6)
     assert page.locator('[data-testid="stException"]').count() == 0
+
+    # d moves in powers of two: one arrow press halves it, and d <= 4 brings the note.
+    page.locator('.st-key-sq_d [data-testid="stSlider"] input').first.focus()
+    for d in (32, 16, 8, 4):
+        page.keyboard.press("ArrowLeft")
+        wait_until(page, f"() => ({Y_OF})(['{VARIANCE}', 'chosen d = {d}']).length === 2")
+        wait_idle(page)
+        np.testing.assert_allclose(chosen(page, d), expected(d, 3), rtol=1e-6)
+    note = page.get_by_text("At d = 4 the dashed normal curve does not fit")
+    note.wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stException"]').count() == 0

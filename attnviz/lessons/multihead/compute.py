@@ -81,3 +81,21 @@ def duplicate(tokens: list[str]) -> tuple[int, int] | None:
             return seen[token], j
         seen[token] = j
     return None
+
+
+def head_slices(view: MultiHeadView, head: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Head `head`'s queries, keys and values, each (T, d_head): Q_i = X W_q^(i) + b_q^(i) with
+    W_q^(i) the columns head * d_head .. (head + 1) * d_head - 1 of W_q and b_q^(i) the same
+    entries of b_q (and likewise K_i, V_i), as attnviz.heads computes them."""
+    params, x = view.result.params, view.x  # x: (T, d_model)
+    h = view.result.weights.shape[0]
+    if not 0 <= head < h:
+        raise ValueError(f"head must lie in 0..{h - 1}, got {head}")
+    d_head = x.shape[-1] // h
+    cols = slice(head * d_head, (head + 1) * d_head)
+
+    def project(name: str) -> torch.Tensor:
+        weight, bias = params[f"W_{name}"][:, cols], params[f"b_{name}"][cols]
+        return x @ weight.to(x.dtype) + bias.to(x.dtype)  # (T, d_head)
+
+    return project("q"), project("k"), project("v")

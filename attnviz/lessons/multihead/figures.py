@@ -1,5 +1,6 @@
-"""The multi-head lesson's figures: positional encodings, the layer's input, one weights
-heatmap per head, the concatenated heads and the projected output."""
+"""The multi-head lesson's figures: positional encodings, the layer's input, every head's
+weights as a thumbnail and one enlarged, a head's queries, keys and values, the concatenated
+heads and the projected output."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import torch
 
+from attnviz.figures.grid import heads_grid
 from attnviz.figures.heatmap import heatmap
 from attnviz.i18n import Catalogue
-from attnviz.lessons.multihead.compute import MultiHeadView
+from attnviz.lessons.multihead.compute import MultiHeadView, head_slices
 
 
 def dims(count: int) -> list[str]:
@@ -42,35 +44,61 @@ def _rows_figure(
     )
 
 
+HEADS_PER_ROW = 4  # thumbnails a row: eight heads in two rows
+
+
 def build_figures(view: MultiHeadView, positional: bool, text: Catalogue) -> dict[str, go.Figure]:
-    """Every heatmap of the page: "pe", "input", "head_0".., "concat", "output"."""
+    """The heatmaps that do not depend on the enlarged head: "pe", "input", "heads" (every
+    head's weights as a thumbnail, a click on one reports its head), "concat", "output"."""
     result = view.result
     input_title = "multihead.input_title" if positional else "multihead.input_title_plain"
-    figs = {
-        "pe": _rows_figure(view.pe, view.tokens, text("multihead.pe_title"), text),
-        "input": _rows_figure(view.x, view.tokens, text(input_title), text),
-    }
-    weights = result.weights  # (h, T, T)
-    for head in range(weights.shape[0]):
-        figs[f"head_{head}"] = heatmap(
-            weights[head],
-            title=text("multihead.head_title", head=head + 1),
-            kind="weights",
-            text=text,
-            row_labels=view.tokens,
-            col_labels=view.tokens,
-            mask=None if result.mask is None else result.mask[head],
-            hover={text("fig.hover.weight"): weights[head]},
-        )
     d_model = result.concat.shape[-1]
     d_head = result.head_outputs.shape[-1]
-    figs["concat"] = _rows_figure(
-        result.concat,
-        view.tokens,
-        text("multihead.concat_title"),
-        text,
-        x_title=text("multihead.concat_x", d_head=d_head),
-        vlines=[boundary - 0.5 for boundary in range(d_head, d_model, d_head)],
+    heads = result.weights.shape[0]
+    return {
+        "pe": _rows_figure(view.pe, view.tokens, text("multihead.pe_title"), text),
+        "input": _rows_figure(view.x, view.tokens, text(input_title), text),
+        "heads": heads_grid(
+            result.weights,  # (h, T, T)
+            title=text("multihead.heads_title", heads=heads),
+            head_label=text("fig.head"),
+            per_row=HEADS_PER_ROW,
+            mask=result.mask,
+            selectable=True,
+        ),
+        "concat": _rows_figure(
+            result.concat,
+            view.tokens,
+            text("multihead.concat_title"),
+            text,
+            x_title=text("multihead.concat_x", d_head=d_head),
+            vlines=[boundary - 0.5 for boundary in range(d_head, d_model, d_head)],
+        ),
+        "output": _rows_figure(result.output, view.tokens, text("multihead.output_title"), text),
+    }
+
+
+def head_figure(view: MultiHeadView, head: int, text: Catalogue) -> go.Figure:
+    """Head `head`'s weights, enlarged: tokens on both axes, the numbers in the cells."""
+    result = view.result
+    weights = result.weights[head]  # (T, T)
+    return heatmap(
+        weights,
+        title=text("multihead.head_title", head=head),
+        kind="weights",
+        text=text,
+        row_labels=view.tokens,
+        col_labels=view.tokens,
+        mask=None if result.mask is None else result.mask[head],
+        hover={text("fig.hover.weight"): weights},
     )
-    figs["output"] = _rows_figure(result.output, view.tokens, text("multihead.output_title"), text)
-    return figs
+
+
+def slices_figures(view: MultiHeadView, head: int, text: Catalogue) -> dict[str, go.Figure]:
+    """Head `head`'s queries, keys and values (T, d_head): "q", "k", "v"."""
+    q, k, v = head_slices(view, head)
+    names = {"q": "multihead.q_title", "k": "multihead.k_title", "v": "multihead.v_title"}
+    return {
+        name: _rows_figure(matrix, view.tokens, text(key, head=head), text)
+        for (name, key), matrix in zip(names.items(), (q, k, v), strict=True)
+    }

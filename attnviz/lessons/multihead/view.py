@@ -1,5 +1,6 @@
 """The multi-head lesson below its title: a sentence's tokens with seeded embeddings and
-sinusoidal positions, one weights heatmap per head, the concatenated and projected output."""
+sinusoidal positions, every head's weights as a thumbnail with one enlarged (and its Q, K, V on
+request), the concatenated and projected output."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import streamlit as st
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import show_error
 from attnviz.app.plot import csv_downloads, plot, plot_row
+from attnviz.app.selection import selected_head
 from attnviz.figures import formulas
 from attnviz.figures.labels import unique_labels
 from attnviz.i18n import Catalogue, catalogue, t
@@ -21,7 +23,7 @@ from attnviz.lessons.multihead.compute import (
     compute,
     duplicate,
 )
-from attnviz.lessons.multihead.figures import build_figures, dims
+from attnviz.lessons.multihead.figures import build_figures, dims, head_figure, slices_figures
 
 MAX_CHARS = 1000
 SAME_ROWS = 1e-6  # rows of weights closer than this count as identical
@@ -31,7 +33,14 @@ HEADS = controls.choice_control("h", "mh_heads", 4, HEAD_COUNTS)
 SEED = controls.seed_control("seed", "mh_seed")
 POSITIONAL = controls.bool_control("pe", "mh_positional", True)
 CAUSAL = controls.bool_control("causal", "mh_causal", False)
-LINK: tuple[controls.Control, ...] = (SENTENCE, D_MODEL, HEADS, SEED, POSITIONAL, CAUSAL)
+# The enlarged head, 0..h-1; a link's head beyond the chosen h starts at head 0.
+HEAD = controls.int_control("head", "mh_head", 0, 0, max(HEAD_COUNTS) - 1)
+LINK: tuple[controls.Control, ...] = (SENTENCE, D_MODEL, HEADS, SEED, POSITIONAL, CAUSAL, HEAD)
+# Chart keys.
+HEADS_CHART = "mh_grid"
+HEAD_CHART = "mh_enlarged"
+SLICES = {"q": "mh_q", "k": "mh_k", "v": "mh_v"}
+SLICES_OPEN = "mh_slices_open"
 
 
 def choose() -> MultiHeadChoice:
@@ -73,19 +82,64 @@ def computed(choice: MultiHeadChoice) -> MultiHeadView:
 # Building the page's heatmaps costs far more than the attention itself.
 @cache.figures
 def figures_for(choice: MultiHeadChoice, text: Catalogue) -> dict[str, go.Figure]:
-    """Every heatmap of the page, by name (`build_figures`)."""
+    """The heatmaps that do not depend on the enlarged head, by name (`build_figures`)."""
     return build_figures(computed(choice), choice.positional, text)
 
 
-def show_heads(figs: dict[str, go.Figure], heads: int) -> None:
-    """One weights heatmap per head, two across (at four, a 6 × 6 heatmap's cells are too
-    narrow for their numbers)."""
-    per_row = 2
-    for start in range(0, heads, per_row):
-        columns = st.columns(per_row)
-        for head in range(start, min(start + per_row, heads)):
-            with columns[head - start]:
-                plot(figs[f"head_{head}"], key=f"mh_head_{head}")
+@cache.figures
+def enlarged(choice: MultiHeadChoice, head: int, text: Catalogue) -> go.Figure:
+    return head_figure(computed(choice), head, text)
+
+
+@cache.figures
+def slices_for(choice: MultiHeadChoice, head: int, text: Catalogue) -> dict[str, go.Figure]:
+    return slices_figures(computed(choice), head, text)
+
+
+def _pick_head() -> None:
+    """The thumbnails' on_select: the clicked head becomes the enlarged one."""
+    picked = selected_head(st.session_state.get(HEADS_CHART))
+    if picked is not None:
+        st.session_state[HEAD.key] = picked[1]
+
+
+def choose_head(heads: int) -> int:
+    """The enlarged head, 0..h-1 (head 0 when a smaller h leaves the chosen one out)."""
+    if not 0 <= int(st.session_state.get(HEAD.key) or 0) < heads:
+        st.session_state[HEAD.key] = 0
+    head = st.segmented_control(
+        t("multihead.head"),
+        range(heads),
+        key=HEAD.key,
+        required=True,
+        help=t("multihead.head.help"),
+        persist_state="session",
+    )
+    return int(head or 0)
+
+
+def show_heads(figs: dict[str, go.Figure], choice: MultiHeadChoice) -> int:
+    """Every head as a thumbnail (a click enlarges one) beside the enlarged head; the enlarged
+    head's number."""
+    head = choose_head(choice.heads)
+    left, right = st.columns([3, 2])
+    with left:
+        plot(figs["heads"], key=HEADS_CHART, on_select=_pick_head)
+        st.caption(t("multihead.heads_click", head=head))
+    with right:
+        plot(enlarged(choice, head, catalogue()), key=HEAD_CHART)
+    return head
+
+
+def show_slices(choice: MultiHeadChoice, head: int) -> None:
+    """Head `head`'s Q, K and V, drawn only while their expander is open."""
+    box = st.expander(t("multihead.slices_heading", head=head), key=SLICES_OPEN, on_change="rerun")
+    with box:
+        if not box.open:  # lazy: three charts fewer to build and redraw at each change
+            return
+        st.caption(t("multihead.slices_text", head=head))
+        figs = slices_for(choice, head, catalogue())
+        plot_row({SLICES[name]: figs[name] for name in ("q", "k", "v")})
 
 
 def show_symmetry(view: MultiHeadView, choice: MultiHeadChoice) -> None:
@@ -113,38 +167,45 @@ def show_symmetry(view: MultiHeadView, choice: MultiHeadChoice) -> None:
         st.info(t("multihead.symmetry_causal", **values), icon=":material/pin_drop:")
 
 
-def show_formulas(view: MultiHeadView) -> None:
-    """The paper's formulas, then the current sizes and one row of head 1's weights."""
+def show_formulas(view: MultiHeadView, head: int, causal: bool) -> None:
+    """What attnviz.heads computes, biases included, then the current sizes and one row of the
+    enlarged head's weights."""
     T, d_model = view.x.shape
     h = view.result.weights.shape[0]
     d_head = d_model // h
     st.latex(
-        r"\mathrm{MultiHead}(Q, K, V) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)"
-        r"\, W_o, \qquad \mathrm{head}_i = \mathrm{Attention}(Q W_q^{i},\ K W_k^{i},\ V W_v^{i})"
+        r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_0, \dots, \mathrm{head}_{h-1})"
+        r"\, W_o + b_o, \qquad \mathrm{head}_i = \mathrm{softmax}\!\left("
+        r"\frac{Q_i K_i^\top}{\sqrt{d_{\mathrm{head}}}}\right) V_i"
     )
     st.latex(
-        r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left("
-        r"\frac{Q K^\top}{\sqrt{d_{\mathrm{head}}}}\right) V"
+        r"Q_i = X W_q^{(i)} + b_q^{(i)}, \quad K_i = X W_k^{(i)} + b_k^{(i)}, \quad"
+        r" V_i = X W_v^{(i)} + b_v^{(i)}, \qquad i = 0, \dots, h-1"
     )
+    st.markdown(t("multihead.formula_slices"))
+    if causal:
+        st.markdown(t("multihead.formula_mask"))
     st.latex(
-        r"PE_{t,2i} = \sin\!\left(\frac{t}{10000^{2i/d_{\mathrm{model}}}}\right),\ "
-        r"PE_{t,2i+1} = \cos\!\left(\frac{t}{10000^{2i/d_{\mathrm{model}}}}\right)"
+        r"PE_{t,2j} = \sin\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right),\ "
+        r"PE_{t,2j+1} = \cos\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right)"
     )
     st.markdown(f"**{t('multihead.formula_sizes')}**")
     st.latex(
-        rf"Q = K = V = X \in \mathbb{{R}}^{{{T} \times {d_model}}}, \quad h = {h}, \quad "
+        rf"X \in \mathbb{{R}}^{{{T} \times {d_model}}}, \quad h = {h}, \quad "
         rf"d_{{\mathrm{{head}}}} = d_{{\mathrm{{model}}}} / h = {d_model} / {h} = {d_head}"
     )
     st.latex(
-        rf"W_q^{{i}}, W_k^{{i}}, W_v^{{i}} \in \mathbb{{R}}^{{{d_model} \times {d_head}}}, \quad "
+        rf"W_q^{{(i)}}, W_k^{{(i)}}, W_v^{{(i)}} \in \mathbb{{R}}^{{{d_model} \times {d_head}}},"
+        rf" \quad b_q^{{(i)}}, b_k^{{(i)}}, b_v^{{(i)}} \in \mathbb{{R}}^{{{d_head}}}, \quad "
         rf"\mathrm{{head}}_i \in \mathbb{{R}}^{{{T} \times {d_head}}}, \quad "
         rf"\mathrm{{Concat}} \in \mathbb{{R}}^{{{T} \times {h} \cdot {d_head}}}, \quad "
-        rf"W_o \in \mathbb{{R}}^{{{d_model} \times {d_model}}}"
+        rf"W_o \in \mathbb{{R}}^{{{d_model} \times {d_model}}}, \quad "
+        rf"b_o \in \mathbb{{R}}^{{{d_model}}}"
     )
-    row = view.result.weights[0, T - 1].tolist()
-    st.markdown(t("multihead.formula_row"))
+    row = view.result.weights[head, T - 1].tolist()
+    st.markdown(t("multihead.formula_row", head=head))
     st.latex(
-        rf"\mathrm{{softmax}}\!\left(\frac{{q^{{(1)}}_{{{T - 1}}} K^{{(1)\top}}}}"
+        rf"\mathrm{{softmax}}\!\left(\frac{{(Q_{{{head}}})_{{{T - 1}}}\, K_{{{head}}}^\top}}"
         rf"{{\sqrt{{{d_head}}}}}\right) = {formulas.vector(row)}"
     )
 
@@ -181,11 +242,12 @@ def show() -> None:
         st.caption(t("multihead.pe_off"))
     st.subheader(t("multihead.heads_heading"))
     show_symmetry(view, choice)
-    show_heads(figs, choice.heads)
+    head = show_heads(figs, choice)
+    show_slices(choice, head)
     st.subheader(t("multihead.output_heading"))
     plot_row({"mh_concat": figs["concat"], "mh_output": figs["output"]})
     with st.expander(t("multihead.formula_heading"), expanded=True):
-        show_formulas(view)
+        show_formulas(view, head, choice.causal)
     st.subheader(t("multihead.downloads_heading"))
     show_downloads(view)
     links.share_panel(LINK, key="mh")

@@ -28,6 +28,7 @@ from attnviz.lessons.nli.compute import (
     PairView,
     align,
     classify,
+    model_layer,
     pair_view,
     score,
 )
@@ -46,6 +47,7 @@ SCALES = {
     "temperature": "nli.scale.temperature",
 }
 MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer count
+EMBEDDINGS = "embeddings"  # the link's name for hidden state 0, the embedding output
 UPLOAD_NOTE = "nli_upload_note"
 LABELS_KEY = "nli_batch_labels"  # the gold labels of the batch, kept beside its text
 _, _PREMISE, _HYPOTHESIS = PRESETS[DEFAULT_PRESET]
@@ -57,7 +59,27 @@ HYPOTHESIS = controls.text_control("hypothesis", "nli_hypothesis", _HYPOTHESIS)
 BATCH = controls.text_control("pairs", "nli_batch", _PAIRS)
 PAIR = controls.int_control("pair", "nli_choice", 0, 0, 10_000)
 SOURCE = controls.choice_control("source", "nli_source", "contextual", tuple(SOURCES))
-LAYER = controls.int_control("layer", "nli_layer", 6, 0, MAX_LAYERS)
+
+
+def _old_layer(raw: str) -> str:
+    """Links made before ?output= named ?layer=k, counting hidden states (0 the embeddings, k
+    layer k - 1's output): that k as ?output= writes it."""
+    index = int(raw)
+    if not 0 <= index <= MAX_LAYERS:
+        raise ValueError(raw)
+    return EMBEDDINGS if index == 0 else str(index - 1)
+
+
+# The MiniLM output the untrained view reads, kept as an index into hidden_states (the state of
+# links made before, which counted it so); links and labels number the layers as the model page
+# does: ?output=embeddings, ?output=0 .. 5 (the last). Default: the last layer's output.
+LAYER = controls.renamed(
+    controls.choice_control(
+        "output", "nli_layer", 6, {EMBEDDINGS: 0} | {str(k): k + 1 for k in range(MAX_LAYERS)}
+    ),
+    "layer",
+    _old_layer,
+)
 F = controls.choice_control("f", "nli_f", "identity", tuple(FS))
 SEED = controls.seed_control("seed", "nli_seed")
 ROWS = controls.bool_control("rows", "nli_hypothesis_rows", True)
@@ -174,7 +196,14 @@ def choose(num_layers: int) -> NLIChoice:
         source = controls.select(SOURCE, t("nli.source"), lambda s: t(SOURCES[s]))
         layer = num_layers
         if source == "contextual":
-            layer = st.slider(t("nli.layer"), 0, num_layers, key=LAYER.key, persist_state="session")
+            layer = st.select_slider(
+                t("nli.layer"),
+                range(num_layers + 1),
+                format_func=lambda k: output_name(k, num_layers, short=True),
+                key=LAYER.key,
+                help=t("nli.layer.help", last=num_layers - 1),
+                persist_state="session",
+            )
         f = controls.select(F, t("nli.f"), lambda x: t(FS[x]))
         scale = _scale()
         seed = controls.number(SEED, t("nli.seed"))
@@ -206,19 +235,31 @@ def show_notes(result: NLIResult, index: int) -> None:
         st.warning(t("nli.caveat"))
 
 
+def output_name(hidden_state: int, num_layers: int, *, short: bool = False) -> str:
+    """Hidden state `hidden_state` named as the model page numbers layers: "embeddings", or the
+    layer whose output it is ("3", or "MiniLM layer 3's contextual output")."""
+    layer = model_layer(hidden_state, num_layers)
+    if layer is None:
+        return t("nli.layer.embeddings") if short else t("nli.card.embeddings")
+    return str(layer) if short else t("nli.card.layer", layer=layer)
+
+
 def _number(value: object) -> str:
     return f"{value:.3f}" if isinstance(value, float) else "?"
 
 
-def card_text(card: dict[str, Any]) -> str:
-    """What the classifier is, from its card: data, embedding, sizes, dev and test results."""
+def card_text(card: dict[str, Any], num_layers: int) -> str:
+    """What the classifier is, from its card: data, embedding, sizes, dev and test results. The
+    card records its layer as a hidden-state index (nli_train's --layer); it is named here as
+    the model page numbers layers."""
     test, baseline = card.get("test") or {}, card.get("baseline") or {}
     embedding, training = card.get("embedding") or {}, card.get("training") or {}
     train = (card.get("data") or {}).get("train") or {}
     if embedding.get("source") == "static":
         source = t("nli.card.static")
     else:
-        source = t("nli.card.layer", layer=embedding.get("layer"))
+        layer = embedding.get("layer")
+        source = output_name(-1 if layer is None else int(layer), num_layers)
     low, high = test.get("ci95") or (None, None)
     best = training.get("best_epoch")
     return t(
@@ -237,7 +278,7 @@ def card_text(card: dict[str, Any]) -> str:
     )
 
 
-def show_verdict(read: Verdicts, index: int, card: dict[str, Any]) -> None:
+def show_verdict(read: Verdicts, index: int, card: dict[str, Any], num_layers: int) -> None:
     """The three probabilities of the pair on view, the card one click away."""
     probabilities = read.probabilities[index]
     best = nli.LABELS[int(probabilities.argmax())]
@@ -249,7 +290,7 @@ def show_verdict(read: Verdicts, index: int, card: dict[str, Any]) -> None:
         label = t(figures.LABEL_KEYS[best])
         st.metric(t("nli.verdict.metric"), label, share, delta_color="off", delta_arrow="off")
         with st.popover(t("nli.card.open"), icon=":material/info:"):
-            st.markdown(card_text(card))
+            st.markdown(card_text(card, num_layers))
             st.caption(t("nli.card.minilm"))
 
 
@@ -459,7 +500,7 @@ def show() -> None:
         return
     show_notes(aligned, index)
     if read is not None and trained is not None:
-        show_verdict(read, index, trained.card)
+        show_verdict(read, index, trained.card, model.num_layers)
     else:
         st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
     show_alignments(aligned, read, index, choice)

@@ -10,6 +10,7 @@ import torch
 from attnviz import scaling
 
 MAX_D = 1024
+SMALL_D = 4  # up to this d the page says that q·k is far from the normal drawn over it
 QUERIES = 64  # queries averaged over in the saturation and gradient curves
 CURVE_DS: tuple[int, ...] = tuple(scaling.powers_of_two(MAX_D))
 Curves = tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]  # (unscaled, scaled)
@@ -45,6 +46,18 @@ class Result:
     @property
     def scaled_var(self) -> float:
         return float(self.scaled.var())
+
+    @property
+    def raw_kurtosis(self) -> float:
+        return excess_kurtosis(self.raw)
+
+
+def excess_kurtosis(x: torch.Tensor) -> float:
+    """E[(x - mean)^4] / Var(x)^2 - 3 of a sample (population moments): 0 for a normal. For q·k
+    of N(0, 1) vectors it is 6 / d: each product q_i k_i has E[(q_i k_i)^4] = 3 · 3 = 9 and
+    variance 1, and a sum of d independent terms divides the excess by d."""
+    centred = x.double() - x.double().mean()  # (S,)
+    return float((centred**4).mean() / (centred**2).mean() ** 2 - 3)
 
 
 def softmax_curves(ds: tuple[int, ...], m: int, seed: int) -> tuple[Curves, Curves]:

@@ -18,15 +18,17 @@ from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.sqrt_d import figures
 from attnviz.lessons.sqrt_d.compute import (
     CURVE_DS,
-    MAX_D,
     QUERIES,
+    SMALL_D,
     Choice,
     Curves,
     Result,
     softmax_curves,
 )
 
-D = controls.int_control("d", "sq_d", 64, 1, MAX_D)
+# Powers of two, evenly spaced: on a linear slider d = 1 to 16 sat in its first 1.5%. A link's
+# other d (?d=100, from before) is read as the nearest power of two, and the page says so.
+D = controls.ladder_control("d", "sq_d", 64, CURVE_DS)
 M = controls.int_control("m", "sq_m", 16, 2, 256)
 SAMPLES = controls.int_control("samples", "sq_samples", 2000, 100, 20_000, step=500)
 SEED = controls.seed_control("seed", "sq_seed")
@@ -41,7 +43,7 @@ GRADIENT = "sq_gradient"
 def choose() -> Choice:
     """d, m, the number of samples and the seed, in one row."""
     cols = st.columns(4)
-    d = controls.slider(D, t("sqrt_d.d"), where=cols[0], help=t("sqrt_d.d.help"))
+    d = controls.ladder(D, t("sqrt_d.d"), where=cols[0], help=t("sqrt_d.d.help"))
     m = controls.slider(M, t("sqrt_d.m"), where=cols[1], help=t("sqrt_d.m.help"))
     samples = controls.number(
         SAMPLES, t("sqrt_d.samples"), where=cols[2], help=t("sqrt_d.samples.help")
@@ -111,6 +113,9 @@ def show_variance(r: Result, figs: dict[str, go.Figure]) -> None:
         rf" \qquad {_text('sqrt_d.tex.measured')}\ {number(r.scaled_var)}"
     )
     plot_row({key: figs[key] for key in (HISTOGRAM, VARIANCE)})
+    if d <= SMALL_D:
+        kurtosis = {"theory": f"{6 / d:.3g}", "measured": f"{r.raw_kurtosis:.2f}"}
+        st.info(t("sqrt_d.small_d", d=d, **kurtosis), icon=":material/warning:")
 
 
 def show_saturation(r: Result, figs: dict[str, go.Figure]) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import torch
 
 from attnviz.heads import embed_tokens, multi_head_attention, positional_encoding
 from attnviz.lessons.multihead import view
 from tests.apptest import chart, open_page, z_of
+from tests.plotly_data import decode
 
 PAGE = "pages/6_Multi_head.py"
 DEFAULT_TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -21,22 +23,33 @@ def reference(tokens, d_model=16, heads=4, positional=True, causal=False, seed=0
     return pe, x, multi_head_attention(x, num_heads=heads, seed=seed, causal=causal)
 
 
-def head_keys(at) -> list[str]:
-    ids = [c.proto.id for c in at.get("plotly_chart")]
-    return sorted(i[i.index("mh_head_") :] for i in ids if "mh_head_" in i)
+def thumbnails(at) -> list[dict]:
+    return [d for d in chart(at, view.HEADS_CHART)["data"] if d["type"] == "heatmap"]
 
 
-def assert_page_matches(at, tokens, **kwargs) -> None:
+def shown(weights: np.ndarray, mask) -> np.ndarray:
+    """The weights as the page draws them: masked cells are gaps (NaN)."""
+    return weights if mask is None else np.where(mask, weights, np.nan)
+
+
+def assert_page_matches(at, tokens, head=0, **kwargs) -> None:
     assert not at.exception, [e.value for e in at.exception]
     pe, x, result = reference(tokens, **kwargs)
     heads = result.weights.shape[0]
-    assert head_keys(at) == [f"mh_head_{h}" for h in range(heads)]
+    weights = result.weights.numpy()
+    masks = [None] * heads if result.mask is None else list(result.mask.numpy())
+    thumbs = thumbnails(at)
+    assert len(thumbs) == heads
     for h in range(heads):
-        z = z_of(at, f"mh_head_{h}")
-        expected = result.weights[h].numpy()
-        allowed = np.ones_like(expected, bool) if result.mask is None else result.mask[h].numpy()
-        assert np.isnan(z[~allowed]).all()
-        np.testing.assert_allclose(z[allowed], expected[allowed], rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(
+            decode(thumbs[h]["z"]), shown(weights[h], masks[h]), rtol=1e-5, atol=1e-7
+        )
+    markers = [d for d in chart(at, view.HEADS_CHART)["data"] if d.get("name") == "heads"]
+    assert [list(m["customdata"][0]) for m in markers] == [[0, h] for h in range(heads)]
+    enlarged = z_of(at, view.HEAD_CHART)
+    np.testing.assert_allclose(enlarged, shown(weights[head], masks[head]), rtol=1e-5, atol=1e-7)
+    assert chart(at, view.HEAD_CHART)["layout"]["title"]["text"] == f"Head {head} weights"
+    assert at.segmented_control(key=view.HEAD.key).value == head
     np.testing.assert_allclose(z_of(at, "mh_pe"), pe, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(z_of(at, "mh_input"), x, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(z_of(at, "mh_concat"), result.concat, rtol=1e-5, atol=1e-6)
@@ -46,7 +59,7 @@ def assert_page_matches(at, tokens, **kwargs) -> None:
 def test_defaults_show_the_backend_heads_and_output():
     at = open_page(PAGE)
     assert_page_matches(at, DEFAULT_TOKENS)
-    weights = chart(at, "mh_head_0")
+    weights = chart(at, view.HEAD_CHART)
     ticks = weights["layout"]["yaxis"]["ticktext"]
     assert ticks == ["the", "cat", "sat", "on", "the (2)", "mat"]
     pe = chart(at, "mh_pe")
@@ -58,6 +71,89 @@ def test_defaults_show_the_backend_heads_and_output():
     latex = " ".join(e.value for e in at.get("latex"))
     assert r"d_{\mathrm{head}} = d_{\mathrm{model}} / h = 16 / 4 = 4" in latex
     assert r"\mathbb{R}^{6 \times 16}" in latex
+    # Four heads in one row of thumbnails, numbered from 0 like the enlarged head.
+    grid = chart(at, view.HEADS_CHART)["layout"]
+    assert [a["text"] for a in grid["annotations"]] == ["head 0", "head 1", "head 2", "head 3"]
+    assert {tuple(grid[f"yaxis{s}"]["domain"]) for s in ("", "2", "3", "4")} == {
+        tuple(grid["yaxis"]["domain"])
+    }
+    assert "Head 0 is enlarged on the right." in [c.value for c in at.caption]
+    assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-mh_q")]
+
+
+def test_the_formulas_carry_the_biases_and_count_heads_from_0():
+    at = open_page(PAGE)
+    latex = " ".join(e.value for e in at.get("latex"))
+    assert r"\mathrm{Concat}(\mathrm{head}_0, \dots, \mathrm{head}_{h-1})\, W_o + b_o" in latex
+    assert r"Q_i = X W_q^{(i)} + b_q^{(i)}, \quad K_i = X W_k^{(i)} + b_k^{(i)}" in latex
+    assert r"V_i = X W_v^{(i)} + b_v^{(i)}, \qquad i = 0, \dots, h-1" in latex
+    assert r"b_q^{(i)}, b_k^{(i)}, b_v^{(i)} \in \mathbb{R}^{4}" in latex
+    assert r"b_o \in \mathbb{R}^{16}" in latex
+    assert "head_1" not in latex and "head}_1" not in latex
+    notes = " ".join(m.value for m in at.markdown)
+    assert "Heads are counted from 0" in notes and "head₁, …, head_h" in notes
+    assert "set to $-10^6$" not in notes  # the causal mask's note, for a causal layer only
+    # The last row of the enlarged head's weights, here head 0's.
+    _, _, result = reference(DEFAULT_TOKENS)
+    assert f"{result.weights[0, 5, 0].item():.3g}" in latex
+    assert r"(Q_{0})_{5}\, K_{0}^\top" in latex
+
+
+def test_choosing_a_head_enlarges_it_and_leaves_the_thumbnails_as_they_were():
+    at = open_page(PAGE)
+    grid = chart(at, view.HEADS_CHART)
+    at.segmented_control(key=view.HEAD.key).set_value(2).run()
+    assert_page_matches(at, DEFAULT_TOKENS, head=2)
+    assert chart(at, view.HEADS_CHART) == grid  # the same figure: Chromium keeps it drawn
+    assert "Head 2 is enlarged on the right." in [c.value for c in at.caption]
+    _, _, result = reference(DEFAULT_TOKENS)
+    latex = " ".join(e.value for e in at.get("latex"))
+    assert r"(Q_{2})_{5}\, K_{2}^\top" in latex
+    assert f"{result.weights[2, 5, 1].item():.3g}" in latex
+    assert at.query_params["head"] == "2"
+
+
+def test_a_head_beyond_a_smaller_h_goes_back_to_head_0():
+    at = open_page(PAGE)
+    at.selectbox(key=view.HEADS.key).set_value(8).run()
+    at.segmented_control(key=view.HEAD.key).set_value(6).run()
+    assert_page_matches(at, DEFAULT_TOKENS, heads=8, head=6)
+    at.selectbox(key=view.HEADS.key).set_value(2).run()
+    assert_page_matches(at, DEFAULT_TOKENS, heads=2, head=0)
+    assert at.segmented_control(key=view.HEAD.key).options == ["0", "1"]
+
+
+def test_eight_heads_are_two_rows_of_four_in_one_figure():
+    at = open_page(PAGE)
+    at.selectbox(key=view.HEADS.key).set_value(8).run()
+    assert_page_matches(at, DEFAULT_TOKENS, heads=8)
+    layout = chart(at, view.HEADS_CHART)["layout"]
+    assert layout["height"] == 2 * (150 + 24) + 70
+    tops = [layout[f"yaxis{'' if h == 0 else h + 1}"]["domain"][1] for h in range(8)]
+    lefts = [layout[f"xaxis{'' if h == 0 else h + 1}"]["domain"][0] for h in range(8)]
+    assert tops[:4] == [tops[0]] * 4 and tops[4:] == [tops[4]] * 4 and tops[4] < tops[0]
+    assert lefts[4:] == lefts[:4]
+    # One grid and one enlarged head instead of eight heatmaps.
+    keys = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert keys == ["mh_pe", "mh_input", "mh_grid", "mh_enlarged", "mh_concat", "mh_output"]
+
+
+def test_the_heads_q_k_v_are_drawn_when_their_expander_opens():
+    at = open_page(PAGE)
+    at.segmented_control(key=view.HEAD.key).set_value(1).run()
+    at.session_state[view.SLICES_OPEN] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    _, x, result = reference(DEFAULT_TOKENS)
+    p = result.params
+    cols = slice(4, 8)  # head 1 of 4, d_head = 4
+    q, k, v = (x @ p[f"W_{n}"][:, cols] + p[f"b_{n}"][cols] for n in "qkv")
+    for name, matrix in (("mh_q", q), ("mh_k", k), ("mh_v", v)):
+        np.testing.assert_allclose(z_of(at, name), matrix, rtol=1e-5, atol=1e-6)
+    assert chart(at, "mh_q")["layout"]["title"]["text"] == "Q_1 = X W_q^(1) + b_q^(1)"
+    # These are the head's own: softmax(Q K^T / sqrt(4)) are its weights.
+    weights = torch.softmax(q @ k.T / 2, dim=-1)
+    np.testing.assert_allclose(weights, result.weights[1], rtol=1e-5, atol=1e-6)
 
 
 def test_heads_and_d_model_change_the_data():
@@ -77,15 +173,15 @@ def test_sentence_changes_the_tokens():
     at = open_page(PAGE)
     at.text_input(key=view.SENTENCE.key).input("A dog chased a  Ball").run()
     assert_page_matches(at, ["a", "dog", "chased", "a", "ball"])
-    assert chart(at, "mh_head_1")["layout"]["xaxis"]["ticktext"][3] == "a (2)"
+    assert chart(at, view.HEAD_CHART)["layout"]["xaxis"]["ticktext"][3] == "a (2)"
 
 
 def test_without_positions_the_two_thes_get_identical_rows():
     at = open_page(PAGE)
     at.toggle(key=view.POSITIONAL.key).set_value(False).run()
     assert_page_matches(at, DEFAULT_TOKENS, positional=False)
-    for h in range(4):
-        z = z_of(at, f"mh_head_{h}")
+    for thumbnail in thumbnails(at):
+        z = decode(thumbnail["z"])
         np.testing.assert_allclose(z[0], z[4], rtol=0, atol=1e-7)
         # ... and identical columns: a key's weight does not depend on where it stands.
         np.testing.assert_allclose(z[:, 0], z[:, 4], rtol=0, atol=1e-7)
@@ -98,9 +194,14 @@ def test_causal_masks_the_future():
     at = open_page(PAGE)
     at.toggle(key=view.CAUSAL.key).set_value(True).run()
     assert_page_matches(at, DEFAULT_TOKENS, causal=True)
-    z = z_of(at, "mh_head_0")
+    z = z_of(at, view.HEAD_CHART)
     np.testing.assert_array_equal(np.isnan(z), ~np.tril(np.ones((6, 6), bool)))
     np.testing.assert_allclose(z[0, 0], 1.0)
+    for thumbnail in thumbnails(at):  # masked cells are gaps in the thumbnails too
+        np.testing.assert_array_equal(
+            np.isnan(decode(thumbnail["z"])), ~np.tril(np.ones((6, 6), bool))
+        )
+    assert "set to $-10^6$ before the softmax" in " ".join(m.value for m in at.markdown)
     # Without positions, the causal mask alone tells the two "the" apart.
     at.toggle(key=view.POSITIONAL.key).set_value(False).run()
     assert_page_matches(at, DEFAULT_TOKENS, causal=True, positional=False)
@@ -131,4 +232,4 @@ def test_empty_and_long_sentences():
     at.text_input(key=view.SENTENCE.key).input(" ".join(words)).run()
     assert "40 tokens: only the first 32" in at.info[0].value
     assert_page_matches(at, words[:32])
-    assert z_of(at, "mh_head_0").shape == (32, 32)
+    assert z_of(at, view.HEAD_CHART).shape == (32, 32)

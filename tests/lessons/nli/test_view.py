@@ -118,8 +118,11 @@ def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
     assert verdict.value == nli.LABELS[int(probabilities.argmax())]
     bars = chart(at, "nli_verdict")["data"][0]
     np.testing.assert_allclose(decode(bars["x"]), probabilities.numpy(), rtol=1e-5)
-    card = nli_view.card_text(trained.card)
+    card = nli_view.card_text(trained.card, 6)
     assert f"{trained.card['test']['accuracy']:.3f}" in card
+    # The card records hidden state 3 (nli_train's --layer 3): the model page's layer 2.
+    assert trained.card["embedding"]["layer"] == 3
+    assert "MiniLM layer 2's contextual output" in card
     assert any(card in str(m.value) for m in at.markdown)
     assert "SNLI and MultiNLI" in " ".join(str(c.value) for c in at.caption)
     read = trained.read([("I do need sleep", "I am tired")])
@@ -247,3 +250,38 @@ def test_nli_without_a_classifier_shows_the_untrained_steps_alone(monkeypatch, t
     assert keys == ["nli_compare", "nli_e", "nli_other", "nli_weights"]
     assert "missing.safetensors" in texts_of(at)
     assert len(chart(at, "nli_weights")["layout"]["shapes"]) == 3  # a box per hypothesis token
+
+
+def untrained_e(encoder, hidden_state: int) -> torch.Tensor:
+    """The untrained e of the default pair over MiniLM's hidden state `hidden_state`."""
+    _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"], layer=hidden_state)
+    _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"], layer=hidden_state)
+    return nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d").e[0].T
+
+
+def test_nli_layers_are_numbered_as_on_the_model_page(encoder):
+    at = open_page(NLI)
+    layer = at.select_slider(key=nli_view.LAYER.key)
+    assert layer.options == ["embeddings", "0", "1", "2", "3", "4", "5"]
+    assert layer.value == 6  # hidden state 6, the output of layer 5, the last
+    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 6), rtol=1e-4, atol=1e-4)
+    layer.set_value(3).run()  # shown as "2": the output of layer 2 is hidden state 3
+    assert not at.exception, [e.value for e in at.exception]
+    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 3), rtol=1e-4, atol=1e-4)
+    assert set(at.query_params) == {"output"} and at.query_params["output"] == "2"
+    at.select_slider(key=nli_view.LAYER.key).set_value(0).run()
+    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 0), rtol=1e-4, atol=1e-4)
+    assert at.query_params["output"] == "embeddings"
+
+
+@pytest.mark.parametrize(
+    ("layer", "name"),
+    [(6, "MiniLM layer 5's"), (-1, "MiniLM layer 5's"), (1, "MiniLM layer 0's"),
+     (-7, "embedding output"), (0, "embedding output"), (None, "MiniLM layer 5's")],
+)  # fmt: skip
+def test_the_cards_hidden_state_is_named_in_the_model_pages_numbering(layer, name):
+    card = {"embedding": {"source": "contextual", "layer": layer}}
+    assert name in nli_view.card_text(card, 6)
+    assert "MiniLM's embedding output (before layer 0)" not in nli_view.card_text(
+        {"embedding": {"source": "static", "layer": None}}, 6
+    )

@@ -74,7 +74,9 @@ def at():
 
 def test_defaults_render_the_backend_numbers(at):
     assert_page_shows(at, d=64, m=16, samples=2000, seed=0)
-    assert at.slider(key=view.D.key).value == 64 and at.slider(key=view.M.key).value == 16
+    assert at.select_slider(key=view.D.key).value == 64 and at.slider(key=view.M.key).value == 16
+    assert list(at.select_slider(key=view.D.key).proto.options) == [str(2**i) for i in range(11)]
+    assert not at.info  # the small-d note is for d <= 4
     assert [s.value for s in at.subheader] == [
         t("sqrt_d.variance.heading"),
         t("sqrt_d.saturation.heading"),
@@ -94,7 +96,7 @@ def test_warm_run_is_fast(at):
 
 def test_changing_d_m_samples_and_seed_changes_the_data():
     at = open_page(PAGE)
-    at.slider(key=view.D.key).set_value(256).run()
+    at.select_slider(key=view.D.key).set_value(256).run()
     assert_page_shows(at, d=256, m=16, samples=2000, seed=0)
     at.slider(key=view.M.key).set_value(4).run()
     assert_page_shows(at, d=256, m=4, samples=2000, seed=0)
@@ -105,7 +107,8 @@ def test_changing_d_m_samples_and_seed_changes_the_data():
     # The values survive a visit to another page.
     at.switch_page("pages/1_Playground.py").run()
     at.switch_page(PAGE).run()
-    assert at.slider(key=view.D.key).value == 256 and at.number_input(key=view.SEED.key).value == 5
+    assert at.select_slider(key=view.D.key).value == 256
+    assert at.number_input(key=view.SEED.key).value == 5
     assert_page_shows(at, d=256, m=4, samples=500, seed=5)
 
 
@@ -113,10 +116,31 @@ def test_a_size_the_backend_refuses_shows_an_error_and_keeps_the_input(monkeypat
     # The widgets' bounds keep sizes legal; the backend's own check is the one error path.
     at = open_page(PAGE)
     monkeypatch.setattr(scaling, "MAX_D", 100)
-    at.slider(key=view.D.key).set_value(101).run()
+    at.select_slider(key=view.D.key).set_value(128).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.error) == 1
-    assert "d = 101 is out of range" in at.error[0].value
+    assert "d = 128 is out of range" in at.error[0].value
     assert "from 1 to 100" in at.error[0].value
-    assert at.slider(key=view.D.key).value == 101
+    assert at.select_slider(key=view.D.key).value == 128
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("d", [1, 2, 4])
+def test_a_small_d_says_the_normal_curve_shares_only_the_variance(d):
+    at = open_page(PAGE)
+    at.select_slider(key=view.D.key).set_value(d).run()
+    assert_page_shows(at, d=d, m=16, samples=2000, seed=0)
+    raw, _ = scaling.dot_products(d, 2000, 0)
+    centred = raw.numpy() - raw.numpy().mean()
+    kurtosis = (centred**4).mean() / (centred**2).mean() ** 2 - 3
+    [note] = [i.value for i in at.info]
+    assert f"At d = {d} the dashed normal curve does not fit" in note
+    assert f"6/d = {6 / d:.3g} here (measured: {kurtosis:.2f})" in note
+    assert "K₀(|x|)/π" in note and "share only their mean 0 and their variance" in note
+
+
+def test_the_note_goes_above_d_4():
+    at = open_page(PAGE)
+    at.select_slider(key=view.D.key).set_value(8).run()
+    assert_page_shows(at, d=8, m=16, samples=2000, seed=0)
+    assert not at.info
