@@ -45,6 +45,7 @@ CASES = [  # (path and query, charts it draws)
     ("Why_sqrt_d", 4),
     ("Kernel_regression", 4),
     ("Multi_head", 4),
+    ("Multi_head?h=8&causal=1", 4),
     ("NLI_alignment", 8),
     ("Model_attention", 3),
     ("Playground?lang=ko&preset=textbook", 6),

@@ -27,8 +27,9 @@ def _rows_figure(
     text: Catalogue,
     x_title: str | None = None,
     vlines: Sequence[float] = (),
+    across: float = 1,
 ) -> go.Figure:
-    """A (T, d) matrix of token rows and numbered dimensions."""
+    """A (T, d) matrix of token rows and numbered dimensions, `across` charts a row."""
     return heatmap(
         matrix,
         title=title,
@@ -41,6 +42,7 @@ def _rows_figure(
         x_title=x_title or text("fig.dims"),
         y_title=text("multihead.tokens"),
         vlines=vlines,
+        across=across,
     )
 
 
@@ -90,7 +92,9 @@ def head_figure(view: MultiHeadView, head: int, text: Catalogue) -> go.Figure:
         row_labels=view.tokens,
         col_labels=view.tokens,
         mask=None if result.mask is None else result.mask[head],
+        masked_values=True,  # a causal head's masked weights: 0, written in their gaps
         hover={text("fig.hover.weight"): weights},
+        across=2.5,  # two fifths of the row, beside the thumbnails
     )
 
 
@@ -99,6 +103,6 @@ def slices_figures(view: MultiHeadView, head: int, text: Catalogue) -> dict[str,
     q, k, v = head_slices(view, head)
     names = {"q": "multihead.q_title", "k": "multihead.k_title", "v": "multihead.v_title"}
     return {
-        name: _rows_figure(matrix, view.tokens, text(key, head=head), text)
+        name: _rows_figure(matrix, view.tokens, text(key, head=head), text, across=3)
         for (name, key), matrix in zip(names.items(), (q, k, v), strict=True)
     }

@@ -197,6 +197,8 @@ def test_causal_masks_the_future():
     z = z_of(at, view.HEAD_CHART)
     np.testing.assert_array_equal(np.isnan(z), ~np.tril(np.ones((6, 6), bool)))
     np.testing.assert_allclose(z[0, 0], 1.0)
+    cells = np.asarray(chart(at, view.HEAD_CHART)["data"][0]["text"], dtype=object)
+    assert set(cells[~np.tril(np.ones((6, 6), bool))]) == {"0"}  # masked weights, written
     for thumbnail in thumbnails(at):  # masked cells are gaps in the thumbnails too
         np.testing.assert_array_equal(
             np.isnan(decode(thumbnail["z"])), ~np.tril(np.ones((6, 6), bool))
