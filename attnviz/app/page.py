@@ -21,6 +21,10 @@ from attnviz.i18n import DEFAULT_LANGUAGE, LANGUAGES, set_language, t
 from attnviz.lessons import Lesson, lessons
 
 APP_ROOT = Path(__file__).resolve().parents[2]
+# The tab's icon: the browser draws an emoji into a data: URL itself, whereas a ":material/...:"
+# icon is fetched from fonts.gstatic.com on every page (nothing offline). An image file would
+# stay local too, but Streamlit then imports numpy and PIL before the title, outside the lock.
+ICON = "👀"
 LESSONS: tuple[Lesson, ...] = lessons()
 _BY_NAME = {lesson.name: lesson for lesson in LESSONS}
 
@@ -60,7 +64,7 @@ def setup(name: str) -> Lesson:
     _freeze_imports(len(sys.modules))
     st.set_page_config(
         page_title=f"{t(lesson.nav)} · {t('app.name')}",
-        page_icon=":material/grid_on:",
+        page_icon=ICON,
         layout="wide",
     )
     if unknown:
