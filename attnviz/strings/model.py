@@ -29,8 +29,22 @@ EN: dict[str, str] = {
     "model.head": "Head",
     "model.hide_specials": "Hide [CLS] and [SEP]",
     "model.hide_specials.help": (
-        "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left (rows "
-        "are not renormalised)."
+        "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left."
+    ),
+    "model.renormalise": "Renormalise the shown rows",
+    "model.renormalise.help": (
+        "Divide each row by its sum over the shown keys, so that it sums to 1 again: what is left "
+        "after [CLS] and [SEP] becomes readable on the 0–1 scale."
+    ),
+    "model.renormalised": (
+        "Rows are renormalised over the shown keys (each divided by its sum over them). [CLS] "
+        "and [SEP] took on average {share} of a shown row's attention in layer {layer}, head "
+        "{head} ({all} over all {count} heads); the shown keys held {kept}."
+    ),
+    "model.not_renormalised": (
+        "Rows are not renormalised: [CLS] and [SEP] took on average {share} of a shown row's "
+        "attention in layer {layer}, head {head} ({all} over all {count} heads), and the shown "
+        "keys hold {kept}, so the rows sum to that and look dark on the 0–1 scale."
     ),
     "model.merge": "Merge word pieces into words",
     "model.merge.help": (
@@ -85,8 +99,22 @@ KO: dict[str, str] = {
     "model.head": "헤드",
     "model.hide_specials": "[CLS]와 [SEP] 숨기기",
     "model.hide_specials.help": (
-        "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다 "
-        "(행을 다시 정규화하지는 않습니다)."
+        "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다."
+    ),
+    "model.renormalise": "보이는 행을 다시 정규화",
+    "model.renormalise.help": (
+        "각 행을 보이는 키에 대한 합으로 나누어 합이 다시 1이 되게 합니다. [CLS]와 [SEP]을 빼고 "
+        "남은 어텐션을 0–1 눈금에서 읽을 수 있게 됩니다."
+    ),
+    "model.renormalised": (
+        "행을 보이는 키에 대해 다시 정규화했습니다 (각 행을 그 키들에 대한 합으로 나눔). {layer}층 "
+        "{head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 어텐션을 평균 {share} 가져갔습니다 (헤드 "
+        "{count}개 전체로는 {all}). 보이는 키가 받은 몫은 {kept}입니다."
+    ),
+    "model.not_renormalised": (
+        "행을 다시 정규화하지 않았습니다. {layer}층 {head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 "
+        "어텐션을 평균 {share} 가져갔고 (헤드 {count}개 전체로는 {all}), 보이는 키가 받은 몫은 "
+        "{kept}입니다. 그래서 행의 합이 그만큼이고 0–1 눈금에서 어둡게 보입니다."
     ),
     "model.merge": "워드피스를 단어로 합치기",
     "model.merge.help": (
