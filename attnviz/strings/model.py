@@ -19,9 +19,13 @@ EN: dict[str, str] = {
     "model.computing": "Running the model…",
     "model.title": "Model attention",
     "model.intro": (
-        "all-MiniLM-L6-v2 (6 layers × 12 heads, trained on sentence pairs) reads the text as "
-        "`[CLS] A [SEP] B [SEP]`. Each small heatmap is one head: row i shows how much token i "
-        "attends to every token. Pick a layer and head to enlarge it."
+        "all-MiniLM-L6-v2 (6 layers × 12 heads) is a sentence-transformers **bi-encoder**: it was "
+        "fine-tuned with a contrastive loss over sentence pairs, but each sentence of a pair was "
+        "encoded alone, so it learned to embed one sentence at a time, never to read two "
+        "together. Given a pair, this page has it read the text as BERT reads one, `[CLS] A "
+        "[SEP] B [SEP]`: that input is outside what it was trained on, and attention between A "
+        "and B is not something its training shaped. Each small heatmap is one head: row i shows "
+        "how much token i attends to every token. Pick a layer and head to enlarge it."
     ),
     "model.sentence_a": "Sentence A",
     "model.sentence_b": "Sentence B (optional: leave empty for one sentence)",
@@ -89,9 +93,14 @@ KO: dict[str, str] = {
     "model.computing": "모델을 실행하는 중…",
     "model.title": "모델의 어텐션",
     "model.intro": (
-        "all-MiniLM-L6-v2 (6개 층 × 12개 헤드, 문장 쌍으로 학습)는 텍스트를 `[CLS] A [SEP] B "
-        "[SEP]` 형태로 읽습니다. 작은 히트맵 하나가 헤드 하나이며, i번째 행은 토큰 i가 각 토큰에 "
-        "얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 크게 확대해 보세요."
+        "all-MiniLM-L6-v2 (6개 층 × 12개 헤드)는 sentence-transformers의 **바이 인코더** "
+        "(bi-encoder)입니다. 문장 쌍에 대한 대조 손실 (contrastive loss)로 미세 조정되었지만, 쌍의 "
+        "각 문장은 따로 인코딩되었습니다. 그래서 문장을 하나씩 임베딩하도록 배웠을 뿐, 두 문장을 "
+        "함께 읽도록 배운 적은 없습니다. 문장 쌍이 주어지면 이 페이지는 BERT가 쌍을 읽듯이 "
+        "텍스트를 `[CLS] A [SEP] B [SEP]` 형태로 읽게 합니다. 이런 입력은 모델이 학습한 범위 "
+        "밖이며, A와 B 사이의 어텐션은 학습으로 다듬어진 것이 아닙니다. 작은 히트맵 하나가 헤드 "
+        "하나이며, i번째 행은 토큰 i가 각 토큰에 얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 "
+        "크게 확대해 보세요."
     ),
     "model.sentence_a": "문장 A",
     "model.sentence_b": "문장 B (선택 사항: 문장 하나만 보려면 비워 두세요)",

@@ -112,3 +112,11 @@ def test_model_page_warns_for_korean_and_keeps_html_literal():
     assert "&lt;" in labels and all("<b>" not in label for label in labels)
     at.text_area(key=model_view.SENTENCE_A.key).input("  ").run()
     assert "is empty" in at.error[0].value
+
+
+def test_the_page_says_minilm_is_a_bi_encoder_and_a_joint_pair_is_outside_its_training():
+    at = open_page(MODEL)
+    intro = " ".join(m.value for m in at.markdown)
+    assert "**bi-encoder**" in intro and "each sentence of a pair was encoded alone" in intro
+    assert "`[CLS] A [SEP] B [SEP]`: that input is outside what it was trained on" in intro
+    assert "trained on sentence pairs" not in intro
