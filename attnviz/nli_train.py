@@ -427,8 +427,9 @@ def card(
             "name": "all-MiniLM-L6-v2",
             "fingerprint": encoder_fingerprint(encoder),
             "hidden_size": encoder.hidden_size,
-            "note": "MiniLM was itself trained on sentence pairs that include SNLI and MultiNLI, "
-            "so its embeddings already carry some of the signal this model learns.",
+            "note": "MiniLM was itself fine-tuned (sentence-transformers, contrastive, each "
+            "sentence encoded alone) on sentence pairs that include SNLI and MultiNLI, so its "
+            "embeddings already carry some of the signal this model learns.",
         },
         "embedding": {
             "source": config.source,

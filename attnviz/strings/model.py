@@ -19,9 +19,13 @@ EN: dict[str, str] = {
     "model.computing": "Running the model…",
     "model.title": "Model attention",
     "model.intro": (
-        "all-MiniLM-L6-v2 (6 layers × 12 heads, trained on sentence pairs) reads the text as "
-        "`[CLS] A [SEP] B [SEP]`. Each small heatmap is one head: row i shows how much token i "
-        "attends to every token. Pick a layer and head to enlarge it."
+        "all-MiniLM-L6-v2 (6 layers × 12 heads) is a sentence-transformers **bi-encoder**: it was "
+        "fine-tuned with a contrastive loss over sentence pairs, but each sentence of a pair was "
+        "encoded alone, so it learned to embed one sentence at a time, never to read two "
+        "together. Given a pair, this page has it read the text as BERT reads one, `[CLS] A "
+        "[SEP] B [SEP]`: that input is outside what it was trained on, and attention between A "
+        "and B is not something its training shaped. Each small heatmap is one head: row i shows "
+        "how much token i attends to every token. Pick a layer and head to enlarge it."
     ),
     "model.sentence_a": "Sentence A",
     "model.sentence_b": "Sentence B (optional: leave empty for one sentence)",
@@ -29,8 +33,22 @@ EN: dict[str, str] = {
     "model.head": "Head",
     "model.hide_specials": "Hide [CLS] and [SEP]",
     "model.hide_specials.help": (
-        "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left (rows "
-        "are not renormalised)."
+        "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left."
+    ),
+    "model.renormalise": "Renormalise the shown rows",
+    "model.renormalise.help": (
+        "Divide each row by its sum over the shown keys, so that it sums to 1 again: what is left "
+        "after [CLS] and [SEP] becomes readable on the 0–1 scale."
+    ),
+    "model.renormalised": (
+        "Rows are renormalised over the shown keys (each divided by its sum over them). [CLS] "
+        "and [SEP] took on average {share} of a shown row's attention in layer {layer}, head "
+        "{head} ({all} over all {count} heads); the shown keys held {kept}."
+    ),
+    "model.not_renormalised": (
+        "Rows are not renormalised: [CLS] and [SEP] took on average {share} of a shown row's "
+        "attention in layer {layer}, head {head} ({all} over all {count} heads), and the shown "
+        "keys hold {kept}, so the rows sum to that and look dark on the 0–1 scale."
     ),
     "model.merge": "Merge word pieces into words",
     "model.merge.help": (
@@ -75,9 +93,14 @@ KO: dict[str, str] = {
     "model.computing": "모델을 실행하는 중…",
     "model.title": "모델의 어텐션",
     "model.intro": (
-        "all-MiniLM-L6-v2 (6개 층 × 12개 헤드, 문장 쌍으로 학습)는 텍스트를 `[CLS] A [SEP] B "
-        "[SEP]` 형태로 읽습니다. 작은 히트맵 하나가 헤드 하나이며, i번째 행은 토큰 i가 각 토큰에 "
-        "얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 크게 확대해 보세요."
+        "all-MiniLM-L6-v2 (6개 층 × 12개 헤드)는 sentence-transformers의 **바이 인코더** "
+        "(bi-encoder)입니다. 문장 쌍에 대한 대조 손실 (contrastive loss)로 미세 조정되었지만, 쌍의 "
+        "각 문장은 따로 인코딩되었습니다. 그래서 문장을 하나씩 임베딩하도록 배웠을 뿐, 두 문장을 "
+        "함께 읽도록 배운 적은 없습니다. 문장 쌍이 주어지면 이 페이지는 BERT가 쌍을 읽듯이 "
+        "텍스트를 `[CLS] A [SEP] B [SEP]` 형태로 읽게 합니다. 이런 입력은 모델이 학습한 범위 "
+        "밖이며, A와 B 사이의 어텐션은 학습으로 다듬어진 것이 아닙니다. 작은 히트맵 하나가 헤드 "
+        "하나이며, i번째 행은 토큰 i가 각 토큰에 얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 "
+        "크게 확대해 보세요."
     ),
     "model.sentence_a": "문장 A",
     "model.sentence_b": "문장 B (선택 사항: 문장 하나만 보려면 비워 두세요)",
@@ -85,8 +108,22 @@ KO: dict[str, str] = {
     "model.head": "헤드",
     "model.hide_specials": "[CLS]와 [SEP] 숨기기",
     "model.hide_specials.help": (
-        "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다 "
-        "(행을 다시 정규화하지는 않습니다)."
+        "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다."
+    ),
+    "model.renormalise": "보이는 행을 다시 정규화",
+    "model.renormalise.help": (
+        "각 행을 보이는 키에 대한 합으로 나누어 합이 다시 1이 되게 합니다. [CLS]와 [SEP]을 빼고 "
+        "남은 어텐션을 0–1 눈금에서 읽을 수 있게 됩니다."
+    ),
+    "model.renormalised": (
+        "행을 보이는 키에 대해 다시 정규화했습니다 (각 행을 그 키들에 대한 합으로 나눔). {layer}층 "
+        "{head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 어텐션을 평균 {share} 가져갔습니다 (헤드 "
+        "{count}개 전체로는 {all}). 보이는 키가 받은 몫은 {kept}입니다."
+    ),
+    "model.not_renormalised": (
+        "행을 다시 정규화하지 않았습니다. {layer}층 {head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 "
+        "어텐션을 평균 {share} 가져갔고 (헤드 {count}개 전체로는 {all}), 보이는 키가 받은 몫은 "
+        "{kept}입니다. 그래서 행의 합이 그만큼이고 0–1 눈금에서 어둡게 보입니다."
     ),
     "model.merge": "워드피스를 단어로 합치기",
     "model.merge.help": (

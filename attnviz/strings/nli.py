@@ -138,8 +138,9 @@ EN: dict[str, str] = {
     "nli.card.layer": "MiniLM layer {layer}'s contextual output",
     "nli.card.embeddings": "MiniLM's embedding output (before layer 0)",
     "nli.card.minilm": (
-        "MiniLM itself was trained on sentence pairs that include SNLI and MultiNLI, so its "
-        "embeddings already carry some of the signal this model learns."
+        "MiniLM itself was fine-tuned (sentence-transformers, a contrastive loss) on sentence "
+        "pairs that include SNLI and MultiNLI, each sentence encoded alone as this page encodes "
+        "them, so its embeddings already carry some of the signal this model learns."
     ),
     "nli.trained_heading": "Trained: the alignment the model learned",
     "nli.untrained_heading": "Untrained: the sidebar's F and scale",
@@ -297,7 +298,8 @@ KO: dict[str, str] = {
     "nli.card.layer": "MiniLM {layer}층의 문맥 출력",
     "nli.card.embeddings": "MiniLM의 임베딩 출력 (층 0 이전)",
     "nli.card.minilm": (
-        "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 학습되었으므로, 그 임베딩에는 이 "
+        "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 미세 조정되었고 (sentence-transformers, "
+        "대조 손실), 그때 이 페이지처럼 각 문장을 따로 인코딩했습니다. 그래서 그 임베딩에는 이 "
         "모델이 배우는 신호가 이미 일부 들어 있습니다."
     ),
     "nli.trained_heading": "학습함: 모델이 배운 정렬",

@@ -357,7 +357,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     },
     MODEL: {
         "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "layer": "2", "head": "3",
-        "hide": "1", "merge": "1", "block": "AB",
+        "hide": "1", "renorm": "0", "merge": "1", "block": "AB",
     },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",
@@ -551,6 +551,19 @@ def test_an_old_nli_layer_the_page_cannot_use_keeps_the_default_and_is_named(old
     notices = [w.value for w in at.warning]
     assert notices and "`layer`" in notices[0]
     assert at.session_state[nli_view.LAYER.key] == 6
+
+
+@pytest.mark.parametrize("renorm", ["1", "0"])
+def test_a_model_link_with_the_specials_hidden_keeps_its_renormalising(encoder, renorm):
+    query = {"hide": "1", "block": "AB"} | ({"renorm": "0"} if renorm == "0" else {})
+    at = open_link(MODEL, query)
+    assert at.toggle(key=model_view.RENORM.key).value is (renorm == "1")
+    raw = encoder.encode("I do need sleep", "I am tired").attentions[0, 0][[1, 2, 3, 4]][
+        :, [6, 7, 8]
+    ]
+    expected = raw / raw.sum(-1, keepdim=True) if renorm == "1" else raw
+    np.testing.assert_allclose(z_of(at, "view_head"), expected, atol=1e-5)
+    assert url(at) == query
 
 
 def test_a_link_restores_the_training_pages_settings():

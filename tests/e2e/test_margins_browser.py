@@ -19,7 +19,7 @@ PAGES = [  # (path and query, charts at its default inputs)
     ("Additive_attention", 13),
     ("Why_sqrt_d", 4),
     ("Kernel_regression", 4),
-    ("Multi_head?h=8", 12),
+    ("Multi_head?h=8", 6),
     ("NLI_alignment", 12),
     ("Model_attention", 3),
 ]

@@ -22,6 +22,7 @@ from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat, atte
 from attnviz.figures.grid import head_grid
 from attnviz.figures.heatmap import heatmap
 from attnviz.i18n import Catalogue, catalogue, t
+from attnviz.lessons.model.compute import renormalise, specials_share
 
 BLOCKS = {
     "all": "model.block.all",
@@ -38,10 +39,12 @@ SENTENCE_B = controls.text_control("b", "model_sentence_b", _B)
 LAYER = controls.int_control("layer", "model_layer", 0, 0, MAX_LAYERS - 1)
 HEAD = controls.int_control("head", "model_head", 0, 0, 63)
 HIDE = controls.bool_control("hide", "model_hide_specials")
+# Shown only while [CLS] / [SEP] are hidden: then, by default, rows sum to 1 over what is shown.
+RENORM = controls.bool_control("renorm", "model_renormalise", True)
 MERGE = controls.bool_control("merge", "model_merge")
 BLOCK = controls.choice_control("block", "model_block", "all", tuple(BLOCKS))
 LINK: tuple[controls.Control, ...] = (
-    PRESET, SENTENCE_A, SENTENCE_B, LAYER, HEAD, HIDE, MERGE, BLOCK
+    PRESET, SENTENCE_A, SENTENCE_B, LAYER, HEAD, HIDE, RENORM, MERGE, BLOCK
 )  # fmt: skip
 GRID = "view_grid"
 
@@ -55,6 +58,7 @@ class ModelChoice:
     hide_specials: bool
     merge_words: bool
     block: str
+    renormalise: bool = False  # rows over the shown tokens (with the specials hidden only)
 
 
 def sentences() -> tuple[str, str | None]:
@@ -80,11 +84,14 @@ def choose(num_layers: int, num_heads: int, is_pair: bool) -> ModelChoice:
             t("model.head"), range(num_heads), key=HEAD.key, persist_state="session"
         )
         hide = controls.toggle(HIDE, t("model.hide_specials"), help=t("model.hide_specials.help"))
+        renorm = hide and controls.toggle(
+            RENORM, t("model.renormalise"), help=t("model.renormalise.help")
+        )
         merge = controls.toggle(MERGE, t("model.merge"), help=t("model.merge.help"))
         block = "all"
         if is_pair:
             block = controls.select(BLOCK, t("model.block"), lambda b: t(BLOCKS[b]), widget="radio")
-    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block))
+    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block), renorm)
 
 
 @cache.results
@@ -95,7 +102,7 @@ def encode_pair(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
 
 @cache.figures
 def grid_figure(
-    texts: tuple[str, ...], view: tuple[bool, bool, str], text: Catalogue, _attn: torch.Tensor
+    texts: tuple[str, ...], view: tuple[bool, bool, str, bool], text: Catalogue, _attn: torch.Tensor
 ) -> go.Figure:
     """The model view, cached on what `_attn` was made from. It does not frame the chosen head:
     the same figure is sent again, and Chromium keeps the drawn one (a changed one, even a
@@ -133,6 +140,23 @@ def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: Mod
     )
 
 
+def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice) -> None:
+    """With [CLS] / [SEP] hidden: how much of a shown row's attention they took, on average, in
+    the chosen head and over all heads, and whether the rows are renormalised. `attn` is the
+    view (L, H, r, c) before any renormalising."""
+    share = specials_share(encoded, merge_words=choice.merge_words, block=choice.block)
+    values = {
+        "layer": choice.layer,
+        "head": choice.head,
+        "share": f"{float(share[choice.layer, choice.head].mean()):.1%}",
+        "all": f"{float(share.mean()):.1%}",
+        "count": share.shape[0] * share.shape[1],
+        "kept": f"{float(attn[choice.layer, choice.head].sum(-1).mean()):.1%}",
+    }
+    key = "model.renormalised" if choice.renormalise else "model.not_renormalised"
+    st.caption(t(key, **values))
+
+
 def show_model(encoded: Encoded, choice: ModelChoice) -> None:
     """Notes, the chosen head and the layer's average over heads, the model view grid."""
     for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
@@ -146,9 +170,13 @@ def show_model(encoded: Encoded, choice: ModelChoice) -> None:
         merge_words=choice.merge_words,
         block=choice.block,
     )  # (L, H, r, c)
+    if choice.hide_specials and rows:
+        show_specials_note(encoded, attn, choice)
+    if choice.renormalise:
+        attn = renormalise(attn)  # (L, H, r, c), rows summing to 1
     show_heads(attn, rows, cols, choice)
     st.caption(t("model.tokens", count=len(encoded.tokens)))
-    view = (choice.hide_specials, choice.merge_words, choice.block)
+    view = (choice.hide_specials, choice.merge_words, choice.block, choice.renormalise)
     fig = grid_figure(tuple(encoded.texts), view, catalogue(), attn)
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(fig, key=GRID, on_select=on_click)

@@ -39,17 +39,53 @@ def test_model_page_matches_the_model(encoder):
 
 def test_model_page_block_and_specials(encoder):
     at = open_page(MODEL)
+    assert model_view.RENORM.key not in [w.key for w in at.toggle]  # only with specials hidden
     at.radio(key=model_view.BLOCK.key).set_value("AB").run()
     at.toggle(key=model_view.HIDE.key).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     encoded = encoder.encode("I do need sleep", "I am tired")
     rows = [1, 2, 3, 4]  # i do need sleep
     cols = [6, 7, 8]  # i am tired
-    expected = encoded.attentions[0, 0][rows][:, cols]
-    np.testing.assert_allclose(z_of(at, "view_head"), expected, atol=1e-5)
+    specials = [0, 5, 9]
+    raw = encoded.attentions[:, :, rows][..., cols]  # (L, H, 4, 3)
+    # Renormalised by default once the specials are hidden: the A -> B rows sum to 1.
+    assert at.toggle(key=model_view.RENORM.key).value is True
+    renormalised = raw / raw.sum(-1, keepdim=True)
+    np.testing.assert_allclose(z_of(at, "view_head"), renormalised[0, 0], atol=1e-5)
+    np.testing.assert_allclose(z_of(at, "view_head").sum(-1), np.ones(4), atol=1e-5)
+    np.testing.assert_allclose(z_of(at, "view_average"), renormalised[0].mean(dim=0), atol=1e-5)
+    grid = chart(at, "view_grid")
+    np.testing.assert_allclose(decode(grid["data"][5 * 12 + 3]["z"]), renormalised[5, 3], atol=1e-5)
     spec = chart(at, "view_head")
     assert spec["layout"]["yaxis"]["ticktext"] == ["i", "do", "need", "sleep"]
     assert spec["layout"]["xaxis"]["ticktext"] == ["i", "am", "tired"]
+    # The note: what [CLS] and [SEP] took from these rows, in head 0 of layer 0 and overall.
+    share = encoded.attentions[:, :, rows][..., specials].sum(-1)  # (L, H, 4)
+    note = next(c.value for c in at.caption if "Rows are renormalised" in c.value)
+    assert f"took on average {float(share[0, 0].mean()):.1%} of a shown row's" in note
+    assert f"({float(share.mean()):.1%} over all 72 heads)" in note
+    assert f"the shown keys held {float(raw[0, 0].sum(-1).mean()):.1%}" in note
+    # Switched off: the rows as the model gave them, and a note saying so.
+    at.toggle(key=model_view.RENORM.key).set_value(False).run()
+    np.testing.assert_allclose(z_of(at, "view_head"), raw[0, 0], atol=1e-5)
+    note = next(c.value for c in at.caption if "not renormalised" in c.value)
+    assert f"keys hold {float(raw[0, 0].sum(-1).mean()):.1%}, so the rows sum to that" in note
+    assert at.query_params["hide"] == "1" and at.query_params["renorm"] == "0"
+
+
+def test_renormalising_follows_the_chosen_head_with_all_tokens(encoder):
+    at = open_page(MODEL)
+    at.toggle(key=model_view.HIDE.key).set_value(True).run()
+    at.selectbox(key=model_view.LAYER.key).set_value(4).run()
+    at.selectbox(key=model_view.HEAD.key).set_value(9).run()
+    encoded = encoder.encode("I do need sleep", "I am tired")
+    shown = [1, 2, 3, 4, 6, 7, 8]
+    raw = encoded.attentions[4, 9][shown][:, shown]
+    np.testing.assert_allclose(z_of(at, "view_head"), raw / raw.sum(-1, keepdim=True), atol=1e-5)
+    # With every other token shown, the specials took exactly what the shown keys did not.
+    share = 1 - raw.sum(-1)
+    note = next(c.value for c in at.caption if "Rows are renormalised" in c.value)
+    assert "in layer 4, head 9" in note and f"{float(share.mean()):.1%}" in note
 
 
 def test_model_page_single_sentence_and_merged_words(encoder):
@@ -76,3 +112,11 @@ def test_model_page_warns_for_korean_and_keeps_html_literal():
     assert "&lt;" in labels and all("<b>" not in label for label in labels)
     at.text_area(key=model_view.SENTENCE_A.key).input("  ").run()
     assert "is empty" in at.error[0].value
+
+
+def test_the_page_says_minilm_is_a_bi_encoder_and_a_joint_pair_is_outside_its_training():
+    at = open_page(MODEL)
+    intro = " ".join(m.value for m in at.markdown)
+    assert "**bi-encoder**" in intro and "each sentence of a pair was encoded alone" in intro
+    assert "`[CLS] A [SEP] B [SEP]`: that input is outside what it was trained on" in intro
+    assert "trained on sentence pairs" not in intro

@@ -124,7 +124,8 @@ def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
     assert trained.card["embedding"]["layer"] == 3
     assert "MiniLM layer 2's contextual output" in card
     assert any(card in str(m.value) for m in at.markdown)
-    assert "SNLI and MultiNLI" in " ".join(str(c.value) for c in at.caption)
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert "SNLI and MultiNLI, each sentence encoded alone as this page encodes them" in captions
     read = trained.read([("I do need sleep", "I am tired")])
     np.testing.assert_allclose(
         z_of(at, "nli_trained_weights"), read.alignment.weights_alpha[0], rtol=1e-4, atol=1e-6
