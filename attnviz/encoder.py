@@ -257,6 +257,16 @@ class Encoder:
         )
 
 
+def model_layer(hidden_state: int, num_layers: int) -> int | None:
+    """The layer whose output hidden_states[hidden_state] is, numbered as the model page numbers
+    layers (0 .. num_layers - 1); None for hidden state 0, the embedding output. A negative
+    index counts from the end (-1: the last layer), as the checkpoint cards may record it."""
+    index = hidden_state + num_layers + 1 if hidden_state < 0 else hidden_state
+    if not 0 <= index <= num_layers:
+        raise ValueError(f"hidden state {hidden_state} is not one of 0..{num_layers}")
+    return None if index == 0 else index - 1
+
+
 def load_encoder() -> Encoder:
     """all-MiniLM-L6-v2 from the wheel (a few seconds; the Streamlit layer caches it)."""
     return Encoder()

@@ -62,6 +62,7 @@ EN: dict[str, str] = {
         "loaded from a state file, text too long for a link, and NLI models trained or loaded "
         "in the earlier session."
     ),
+    "layers.embeddings": "embeddings",
 }
 
 KO: dict[str, str] = {
@@ -121,4 +122,5 @@ KO: dict[str, str] = {
         "링크에서 되살렸지만, 링크에 담을 수 없는 것은 사라졌습니다: 올린 파일, 상태 파일에서 불러온 "
         "행렬, 링크에 담기에 너무 긴 텍스트, 이전 세션에서 학습하거나 불러온 NLI 모델."
     ),
+    "layers.embeddings": "임베딩",
 }

@@ -51,7 +51,6 @@ EN: dict[str, str] = {
         "the last. “embeddings” is what enters layer 0: the word, position and segment "
         "embeddings, summed and normalised."
     ),
-    "nli.layer.embeddings": "embeddings",
     "nli.f": "F (applied before the dot product)",
     "nli.f.identity": "Identity: e_ij = a_iᵀ b_j",
     "nli.f.mlp": "One-layer MLP (seeded, untrained)",
@@ -210,7 +209,6 @@ KO: dict[str, str] = {
         "{last}입니다. “임베딩”은 층 0에 들어가는 입력, 곧 단어·위치·세그먼트 임베딩을 더해 "
         "정규화한 것입니다."
     ),
-    "nli.layer.embeddings": "임베딩",
     "nli.f": "F (내적 전에 적용)",
     "nli.f.identity": "항등 함수: e_ij = a_iᵀ b_j",
     "nli.f.mlp": "1층 MLP (시드 고정, 학습하지 않음)",

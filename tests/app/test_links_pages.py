@@ -352,7 +352,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "scale": "temperature", "T": "2.5",
     },
     TRAIN: {
-        "data": "upload", "source": "contextual", "layer": "2", "scale": "sqrt_d",
+        "data": "upload", "source": "contextual", "output": "4", "scale": "sqrt_d",
         "hidden": "50", "epochs": "3", "pairs": "500", "watch": "4",
     },
     MODEL: {
@@ -567,12 +567,21 @@ def test_a_model_link_with_the_specials_hidden_keeps_its_renormalising(encoder, 
 
 
 def test_a_link_restores_the_training_pages_settings():
-    query = {"source": "contextual", "layer": "2", "scale": "sqrt_d", "hidden": "50",
+    query = {"source": "contextual", "output": "4", "scale": "sqrt_d", "hidden": "50",
              "epochs": "3", "pairs": "500", "watch": "4"}  # fmt: skip
     at = open_link(TRAIN, query)
     assert at.selectbox(key=train_view.SOURCE.key).value == "contextual"
-    assert at.slider(key=train_view.LAYER.key).value == 2
+    assert at.select_slider(key=train_view.LAYER.key).value == 5  # layer 4's output
     assert at.number_input(key=train_view.HIDDEN.key).value == 50
     assert at.slider(key=train_view.EPOCHS.key).value == 3
     assert at.selectbox(key=train_view.WATCH.key).value == 4
     assert url(at) == query
+
+
+def test_an_old_training_link_counted_hidden_states():
+    old = {"source": "contextual", "layer": "2"}  # hidden state 2: layer 1's output
+    at = open_link(TRAIN, old)
+    assert at.select_slider(key=train_view.LAYER.key).value == 2
+    assert url(at) == {"source": "contextual", "output": "1"}
+    slider = at.select_slider(key=train_view.LAYER.key)
+    assert slider.options[:3] == ["embeddings", "0", "1"] and slider.options[-1] == "5"

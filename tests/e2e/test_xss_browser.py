@@ -262,7 +262,7 @@ def test_nli_batch_pairs_stay_text(app_url, page):
     page.get_by_label("Pair to view", exact=True).click()
     options = page.get_by_role("option")
     eventually(
-        page, lambda: assert_any(f"1. {PAYLOADS[0]} ||| {PAYLOADS[0]}", options.all_inner_texts())
+        page, lambda: assert_any(f"0. {PAYLOADS[0]} ||| {PAYLOADS[0]}", options.all_inner_texts())
     )
     for payload in PAYLOADS[1:6]:
         assert_any(f"{payload} ||| {payload}", options.all_inner_texts())

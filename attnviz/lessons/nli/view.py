@@ -13,13 +13,13 @@ import streamlit as st
 import torch
 
 from attnviz import nli, nli_data, parsing
-from attnviz.app import cache, controls, jobs, links
+from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
 from attnviz.app.model import classifier, encoder
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
-from attnviz.encoder import MAX_TOKENS, Encoder
+from attnviz.encoder import MAX_TOKENS, Encoder, model_layer
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.nli import figures
 from attnviz.lessons.nli.compute import (
@@ -28,7 +28,6 @@ from attnviz.lessons.nli.compute import (
     PairView,
     align,
     classify,
-    model_layer,
     pair_view,
     score,
 )
@@ -46,8 +45,6 @@ SCALES = {
     "sqrt_d": "nli.scale.sqrt_d",
     "temperature": "nli.scale.temperature",
 }
-MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer count
-EMBEDDINGS = "embeddings"  # the link's name for hidden state 0, the embedding output
 UPLOAD_NOTE = "nli_upload_note"
 LABELS_KEY = "nli_batch_labels"  # the gold labels of the batch, kept beside its text
 _, _PREMISE, _HYPOTHESIS = PRESETS[DEFAULT_PRESET]
@@ -61,25 +58,9 @@ PAIR = controls.int_control("pair", "nli_choice", 0, 0, 10_000)
 SOURCE = controls.choice_control("source", "nli_source", "contextual", tuple(SOURCES))
 
 
-def _old_layer(raw: str) -> str:
-    """Links made before ?output= named ?layer=k, counting hidden states (0 the embeddings, k
-    layer k - 1's output): that k as ?output= writes it."""
-    index = int(raw)
-    if not 0 <= index <= MAX_LAYERS:
-        raise ValueError(raw)
-    return EMBEDDINGS if index == 0 else str(index - 1)
-
-
-# The MiniLM output the untrained view reads, kept as an index into hidden_states (the state of
-# links made before, which counted it so); links and labels number the layers as the model page
-# does: ?output=embeddings, ?output=0 .. 5 (the last). Default: the last layer's output.
-LAYER = controls.renamed(
-    controls.choice_control(
-        "output", "nli_layer", 6, {EMBEDDINGS: 0} | {str(k): k + 1 for k in range(MAX_LAYERS)}
-    ),
-    "layer",
-    _old_layer,
-)
+# The MiniLM output the untrained view reads, an index into hidden_states; links and labels
+# number the layers as the model page does (`app.layers`). Default: the last layer's output.
+LAYER = layers.hidden_state_control("nli_layer", 6)
 F = controls.choice_control("f", "nli_f", "identity", tuple(FS))
 SEED = controls.seed_control("seed", "nli_seed")
 ROWS = controls.bool_control("rows", "nli_hypothesis_rows", True)
@@ -162,7 +143,7 @@ def _batch() -> tuple[list[tuple[str, str]], list[int | None], int]:
         t("nli.batch_choice"),
         range(len(pairs)),
         key=PAIR.key,
-        format_func=lambda i: f"{i + 1}. {pairs[i][0][:60]} ||| {pairs[i][1][:60]}",
+        format_func=lambda i: f"{i}. {pairs[i][0][:60]} ||| {pairs[i][1][:60]}",
     )
     return pairs, labels, min(int(choice or 0), len(pairs) - 1)
 
@@ -199,7 +180,7 @@ def choose(num_layers: int) -> NLIChoice:
             layer = st.select_slider(
                 t("nli.layer"),
                 range(num_layers + 1),
-                format_func=lambda k: output_name(k, num_layers, short=True),
+                format_func=lambda k: layers.output_label(k, num_layers),
                 key=LAYER.key,
                 help=t("nli.layer.help", last=num_layers - 1),
                 persist_state="session",
@@ -235,13 +216,13 @@ def show_notes(result: NLIResult, index: int) -> None:
         st.warning(t("nli.caveat"))
 
 
-def output_name(hidden_state: int, num_layers: int, *, short: bool = False) -> str:
-    """Hidden state `hidden_state` named as the model page numbers layers: "embeddings", or the
-    layer whose output it is ("3", or "MiniLM layer 3's contextual output")."""
+def output_name(hidden_state: int, num_layers: int) -> str:
+    """Hidden state `hidden_state` named in a card's words, numbered as the model page numbers
+    layers ("MiniLM layer 3's contextual output")."""
     layer = model_layer(hidden_state, num_layers)
     if layer is None:
-        return t("nli.layer.embeddings") if short else t("nli.card.embeddings")
-    return str(layer) if short else t("nli.card.layer", layer=layer)
+        return t("nli.card.embeddings")
+    return t("nli.card.layer", layer=layer)
 
 
 def _number(value: object) -> str:

@@ -11,7 +11,7 @@ import time
 import streamlit as st
 
 from attnviz import nli_jobs
-from attnviz.app import cache, controls, jobs, links, loading
+from attnviz.app import cache, controls, jobs, layers, links, loading
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.model import encoder
 from attnviz.app.plot import plot
@@ -28,7 +28,9 @@ SCALES = {"none": "nli.scale.none", "sqrt_d": "nli.scale.sqrt_d"}
 MINILM_LAYERS = 6
 DATA_CHOICE = controls.choice_control("data", "train_data", "shipped", tuple(DATA))
 SOURCE = controls.choice_control("source", "train_source", "static", tuple(SOURCES))
-LAYER = controls.int_control("layer", "train_layer", 3, 0, MINILM_LAYERS)
+# An index into hidden_states (the trainer's --layer), linked and labelled as the model page
+# numbers layers (`app.layers`): the default 3 is layer 2's output.
+LAYER = layers.hidden_state_control("train_layer", 3)
 SCALE = controls.choice_control("scale", "train_scale", "none", tuple(SCALES))
 HIDDEN = controls.int_control("hidden", "train_hidden", 100, 8, nli_jobs.MAX_HIDDEN)
 EPOCHS = controls.int_control("epochs", "train_epochs", 5, 1, nli_jobs.MAX_EPOCHS)
@@ -105,7 +107,16 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
     source = controls.select(SOURCE, t("train_nli.source"), lambda s: t(SOURCES[s]), where=left)
     layer = None
     if source == "contextual":
-        layer = int(controls.slider(LAYER, t("train_nli.layer"), where=left))
+        init_state(LAYER.key, LAYER.default)
+        layer = int(
+            left.select_slider(
+                t("train_nli.layer"),
+                range(MINILM_LAYERS + 1),
+                format_func=lambda k: layers.output_label(k, MINILM_LAYERS),
+                key=LAYER.key,
+                persist_state="session",
+            )
+        )
     scale = controls.select(SCALE, t("train_nli.scale"), lambda s: t(SCALES[s]), where=left)
     hidden = int(controls.number(HIDDEN, t("train_nli.hidden"), where=right))
     epochs = int(controls.slider(EPOCHS, t("train_nli.epochs"), where=right))
