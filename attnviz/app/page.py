@@ -30,7 +30,9 @@ _BY_NAME = {lesson.name: lesson for lesson in LESSONS}
 
 # Session-state keys of the language switch.
 LANG = "lang"
-LANG_FROM_URL = "lang_from_url"  # set once a link's ?lang= has been read in this session
+# Set on a session's first run, when the link it was opened with is read: later the address
+# holds what `links.publish_link` wrote, which the sidebar's switches may have changed since.
+LINK_READ = "link_read"
 # Each language named in itself, as language menus do.
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
 
@@ -50,14 +52,16 @@ def _freeze_imports(module_count: int) -> None:
 def setup(name: str) -> Lesson:
     """Language, page config, the translated sidebar, then the lesson's title and intro.
 
-    A link's `?lang=` is read once a session; after that the sidebar's switch decides, and
-    `attnviz.app.links.publish_link` writes the language back into the URL on every page.
+    A link's `?lang=` is read on the session's first run; after that the sidebar's switch
+    decides, and `attnviz.app.links.publish_link` writes the language back into the URL on every
+    page.
     """
     lesson = _BY_NAME[name]
-    requested = st.query_params.get("lang")
+    opened = not st.session_state.get(LINK_READ)
+    st.session_state[LINK_READ] = True
+    requested = st.query_params.get("lang") if opened else None
     unknown = False
-    if requested and not st.session_state.get(LANG_FROM_URL):
-        st.session_state[LANG_FROM_URL] = True
+    if requested:
         unknown = requested not in LANGUAGES
         st.session_state[LANG] = DEFAULT_LANGUAGE if unknown else requested
     lang = set_language(st.session_state.get(LANG, DEFAULT_LANGUAGE))
