@@ -4,7 +4,11 @@ Nadaraya (1964) and Watson (1964) predict f(x) = sum_i alpha(x, x_i) y_i with we
 alpha(x, x_i) = K((x - x_i) / h) / sum_j K((x - x_j) / h): the query x attends to the training
 inputs x_i (keys) and averages their targets y_i (values). With the Gaussian kernel the weights
 are softmax attention over the scores -(x - x_i)^2 / (2 h^2). Follows Murphy, PML1 ch. 15.4
-(kernels, bandwidth, leave-one-out) and d2l 11.2 (the data f(x) = 2 sin(x) + x^0.8).
+(kernels, bandwidth, leave-one-out) and d2l 1.0 sec. 11.2, "Attention Pooling by Similarity" (the
+Gaussian, boxcar, constant and triangle kernels; fitting the width, which overfits unless each
+point is left out of its own estimate: its exercise 2). The data are the older edition's, d2l 0.17
+sec. 10.2 (f(x) = 2 sin(x) + x^0.8, 50 training points, noise sigma 0.5); d2l 1.0 uses
+2 sin(x) + x, 40 points and unit noise.
 
 Shape letters: q query (test) points, n training points, s steps. Inputs are 1-D.
 """
@@ -19,7 +23,7 @@ import torch
 from attnviz.attention import masked_softmax
 
 KERNELS: tuple[str, ...] = ("gaussian", "boxcar", "constant", "epanechnikov")
-X_RANGE = (0.0, 5.0)  # d2l 11.2's inputs
+X_RANGE = (0.0, 5.0)  # the inputs of d2l (0.17 sec. 10.2 and 1.0 sec. 11.2 alike)
 MAX_TRAIN = 500
 # Bandwidths are fitted as log h, so gradient descent can never make h negative.
 FIT_KERNELS: tuple[str, ...] = ("gaussian",)
@@ -36,7 +40,7 @@ class KernelData:
 
 
 def true_function(x: torch.Tensor) -> torch.Tensor:
-    """d2l 11.2's f(x) = 2 sin(x) + x^0.8."""
+    """d2l 0.17 sec. 10.2's f(x) = 2 sin(x) + x^0.8 (d2l 1.0 sec. 11.2 has 2 sin(x) + x)."""
     return 2 * torch.sin(x) + x**0.8
 
 

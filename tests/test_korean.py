@@ -109,6 +109,19 @@ def test_switching_language_keeps_the_inputs_and_the_url_follows():
     assert at.title[0].value == KO["masking.title"]
 
 
+def test_one_click_switches_back_in_a_session_opened_without_a_language():
+    """The address then holds the ?lang=ko the page itself wrote: not a link to read again."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=TIMEOUT).run()
+    i18n.set_language("en")  # AppTest formats the widgets' options in this thread
+    at.segmented_control(key=page.LANG).set_value("ko").run()
+    assert at.title[0].value == KO["home.title"]
+    assert at.query_params["lang"] in ("ko", ["ko"])
+    i18n.set_language("ko")
+    at.segmented_control(key=page.LANG).set_value("en").run()
+    assert at.title[0].value == i18n.EN["home.title"]
+    assert at.session_state[page.LANG] == "en" and "lang" not in at.query_params
+
+
 def test_an_unknown_language_falls_back_to_english_with_a_notice():
     at = open_in("dashboard.py", "<script>")
     assert at.title[0].value == i18n.EN["home.title"]

@@ -5,8 +5,8 @@ default, allowed values), the same declarations its widgets read. `restore_link`
 from `st.query_params` once per session and page, before the widgets are drawn; a value the
 page cannot use keeps its default and the page says which ones. `publish_link` writes the
 current non-default values back after the widgets, so the address bar always holds a link that
-opens the same view. Streamlit drops query parameters when the page changes; the language is
-kept in the session (`attnviz.app.page.setup`) and written back here.
+opens the same view. Streamlit drops query parameters when the page changes; the language and
+presenter mode are kept in the session (`attnviz.app.page.setup`) and written back here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from attnviz.app.controls import URL_TEXT_LIMIT, Control
+from attnviz.app.controls import URL_TEXT_LIMIT, Control, bool_control
 from attnviz.app.feedback import Note, show_note
 from attnviz.app.state import init_state
 from attnviz.i18n import DEFAULT_LANGUAGE, get_language, t
@@ -27,6 +27,9 @@ from attnviz.i18n import DEFAULT_LANGUAGE, get_language, t
 RESTORED = "links_restored"  # the pages whose link was read in this session
 SETTING_KEYS = "links_setting_keys"  # session-state keys of every setting seen this session
 LANG_PARAM = "lang"
+# Presenter mode, a setting of every page: `attnviz.app.page` reads it from a link and draws its
+# switch in the sidebar; every page's link carries it.
+PRESENT = bool_control("present", "present")
 STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
 
 
@@ -61,7 +64,7 @@ def restore_link(params: Sequence[Control], page: str) -> None:
     st.session_state[RESTORED] = frozenset(restored | {page})
     query = st.query_params.to_dict()
     bad = apply_values(params, query)
-    known = {param.name for param in params} | {LANG_PARAM}
+    known = {param.name for param in params} | {LANG_PARAM, PRESENT.name}
     known |= {param.old_name[0] for param in params if param.old_name is not None}
     unknown = [name for name in query if name not in known]
     if bad:
@@ -112,7 +115,7 @@ def current_values(
 
 def publish_link(params: Sequence[Control]) -> None:
     """Write the current settings into the URL, so the address bar opens the same view."""
-    values = current_values(params, st.session_state)
+    values = current_values((PRESENT, *params), st.session_state)
     lang = get_language()
     if lang != DEFAULT_LANGUAGE:
         values = {LANG_PARAM: lang, **values}

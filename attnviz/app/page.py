@@ -1,4 +1,5 @@
-"""Every page's first call: the language, the page config, the sidebar and the title.
+"""Every page's first call: the language, presenter mode, the page config, the sidebar and the
+title.
 
 A page script is three steps: `page.setup(<lesson>)` (this module), its lesson's view imported
 under `attnviz.app.loading.lock()`, then `view.show()`. This module and what it imports are
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from attnviz.app import controls
 from attnviz.app.feedback import markdown_literal
-from attnviz.app.links import SETTING_KEYS
+from attnviz.app.links import PRESENT, SETTING_KEYS, apply_values
+from attnviz.app.state import init_state
 from attnviz.i18n import DEFAULT_LANGUAGE, LANGUAGES, set_language, t
 from attnviz.lessons import Lesson, lessons
 
@@ -30,9 +33,17 @@ _BY_NAME = {lesson.name: lesson for lesson in LESSONS}
 
 # Session-state keys of the language switch.
 LANG = "lang"
-LANG_FROM_URL = "lang_from_url"  # set once a link's ?lang= has been read in this session
+# Set on a session's first run, when the link it was opened with is read: later the address
+# holds what `links.publish_link` wrote, which the sidebar's switches may have changed since.
+LINK_READ = "link_read"
 # Each language named in itself, as language menus do.
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
+# Presenter mode's text, for a projector: everything Streamlit draws is sized in rem, so a larger
+# root font scales it all. Charts keep their own pixel fonts (`attnviz.figures.style.FONT_SIZE`,
+# drawn with theme=None), already sized for a projector; CSS zoom would scale them too, but
+# Chromium then places Plotly's hover and clicks off by the zoom factor.
+PRESENT_SCALE = 1.375
+PRESENT_CSS = f"<style>html {{ font-size: {PRESENT_SCALE * 100:g}%; }}</style>"
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -48,25 +59,32 @@ def _freeze_imports(module_count: int) -> None:
 
 
 def setup(name: str) -> Lesson:
-    """Language, page config, the translated sidebar, then the lesson's title and intro.
+    """Language, presenter mode, page config, the translated sidebar, then the lesson's title
+    and intro.
 
-    A link's `?lang=` is read once a session; after that the sidebar's switch decides, and
-    `attnviz.app.links.publish_link` writes the language back into the URL on every page.
+    A link's `?lang=` is read on the session's first run; after that the sidebar's switch
+    decides, and `attnviz.app.links.publish_link` writes the language back into the URL on every
+    page.
     """
     lesson = _BY_NAME[name]
-    requested = st.query_params.get("lang")
+    opened = not st.session_state.get(LINK_READ)
+    st.session_state[LINK_READ] = True
+    requested = st.query_params.get("lang") if opened else None
     unknown = False
-    if requested and not st.session_state.get(LANG_FROM_URL):
-        st.session_state[LANG_FROM_URL] = True
+    if requested:
         unknown = requested not in LANGUAGES
         st.session_state[LANG] = DEFAULT_LANGUAGE if unknown else requested
     lang = set_language(st.session_state.get(LANG, DEFAULT_LANGUAGE))
     _freeze_imports(len(sys.modules))
+    presenting = _presenting(opened)
     st.set_page_config(
         page_title=f"{t(lesson.nav)} · {t('app.name')}",
         page_icon=ICON,
         layout="wide",
+        initial_sidebar_state="collapsed" if presenting else "auto",
     )
+    if presenting:
+        st.html(PRESENT_CSS)  # style alone: Streamlit puts it where it takes no room
     if unknown:
         st.toast(markdown_literal(t("lang.notice_unknown", lang=str(requested)[:20])))
     st.session_state[LANG] = lang
@@ -75,6 +93,21 @@ def setup(name: str) -> Lesson:
     st.title(t(lesson.title))
     st.markdown(t(lesson.intro))
     return lesson
+
+
+def _presenting(opened: bool) -> bool:
+    """Presenter mode: a link's `?present=` is read on the session's first run (`opened`, on
+    whichever page it opens); after that the sidebar's switch decides, and
+    `links.publish_link` writes it back into the URL on every page."""
+    raw = st.query_params.get(PRESENT.name) if opened else None
+    if raw is not None and apply_values((PRESENT,), {PRESENT.name: raw}):
+        st.toast(t("links.bad_values", names=f"`{PRESENT.name}`"))
+    init_state(PRESENT.key, PRESENT.default)
+    presenting = bool(st.session_state[PRESENT.key])
+    # Set again before the switch is drawn: on another page the switch is another widget, which
+    # would start from its default.
+    st.session_state[PRESENT.key] = presenting
+    return presenting
 
 
 FAILOVER_SHOWN = "failover_shown"
@@ -113,6 +146,7 @@ def _sidebar() -> None:
             label_visibility="collapsed",
             on_change=_language_changed,
         )
+        controls.toggle(PRESENT, t("present.label"), help=t("present.help"))
         for lesson in LESSONS:
             if (APP_ROOT / lesson.script).exists():
                 st.page_link(lesson.script, label=t(lesson.nav), icon=lesson.icon)

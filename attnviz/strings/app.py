@@ -1,4 +1,5 @@
-"""Strings of the shell every page shares: navigation, language, errors, downloads, export, links.
+"""Strings of the shell every page shares: navigation, language, presenter mode, errors, downloads,
+export, links.
 
 English (EN) and Korean (KO), key for key.
 """
@@ -7,6 +8,11 @@ EN: dict[str, str] = {
     "app.name": "attnviz",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
     "lang.label": "Language · 언어",
+    "present.label": "Presenter mode",
+    "present.help": (
+        "For a projector: large text and the sidebar folded away (the » button at the top left "
+        "opens it again). The page's link keeps it as present=1."
+    ),
     "download.csv": "{name} (CSV)",
     "error.compute": "Cannot compute attention: {detail}",
     "error.input": "{what}: {detail}",
@@ -69,6 +75,11 @@ KO: dict[str, str] = {
     "app.name": "attnviz",
     "lang.notice_unknown": "알 수 없는 언어 {lang!r}: 영어로 표시합니다.",
     "lang.label": "Language · 언어",
+    "present.label": "발표 모드",
+    "present.help": (
+        "프로젝터용입니다: 글씨를 크게 하고 사이드바를 접습니다 (왼쪽 위의 » 버튼으로 다시 엽니다). "
+        "페이지 링크에는 present=1로 남습니다."
+    ),
     "download.csv": "{name} (CSV)",
     "error.compute": "어텐션을 계산할 수 없습니다: {detail}",
     "error.input": "{what}: {detail}",

@@ -34,8 +34,10 @@ EN: dict[str, str] = {
     "kernels.seed": "Data seed",
     "kernels.data_note": (
         "{n} training inputs xᵢ drawn uniformly from [0, 5) with seed {seed}, targets yᵢ = 2 "
-        "sin(xᵢ) + xᵢ^0.8 + noise from N(0, {noise}²) (d2l 11.2); {q} test points x = 0, 0.1, …, "
-        "4.9."
+        "sin(xᵢ) + xᵢ^0.8 + noise from N(0, {noise}²); {q} test points x = 0, 0.1, …, 4.9. These "
+        "are the data of d2l 0.17, section 10.2 (there with n = 50 and σ = 0.5); the kernels and "
+        "leave-one-out follow d2l 1.0, section 11.2, whose own data are 2 sin(x) + x with n = 40 "
+        "and unit noise."
     ),
     "kernels.formula_heading": "The formula with the current kernel and h",
     "kernels.softmax_note": "With the Gaussian kernel the weights are softmax attention:",
@@ -129,8 +131,10 @@ KO: dict[str, str] = {
     "kernels.seed": "데이터 시드",
     "kernels.data_note": (
         "훈련 입력 xᵢ {n}개를 시드 {seed}로 [0, 5)에서 균등하게 뽑고, 타깃은 yᵢ = 2 sin(xᵢ) + "
-        "xᵢ^0.8 + 잡음 (N(0, {noise}²)에서 뽑음)입니다 (d2l 11.2). 테스트 점 {q}개는 x = 0, 0.1, "
-        "…, 4.9입니다."
+        "xᵢ^0.8 + 잡음 (N(0, {noise}²)에서 뽑음)입니다. 테스트 점 {q}개는 x = 0, 0.1, …, 4.9입니다. "
+        "이 데이터는 d2l 0.17의 10.2절에서 가져왔고 (그곳에서는 n = 50, σ = 0.5), 커널과 "
+        "리브-원-아웃은 d2l 1.0의 11.2절을 따릅니다. 11.2절 자체의 데이터는 2 sin(x) + x에 분산이 "
+        "1인 잡음을 더한 40개입니다."
     ),
     "kernels.formula_heading": "현재 커널과 h를 대입한 수식",
     "kernels.softmax_note": "가우스 커널에서 가중치는 소프트맥스 어텐션입니다:",

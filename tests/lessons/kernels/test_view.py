@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 import torch
 
+from attnviz import i18n
 from attnviz import kernels as kr
 from attnviz.lessons.kernels import compute, view
 from tests.apptest import chart, open_page, z_of
 from tests.plotly_data import decode
+from tests.test_korean import open_in
 
 PAGE = "pages/5_Kernel_regression.py"
 
@@ -53,6 +55,24 @@ def test_defaults_show_the_backend_values():
     assert any(r"\sum_{i=1}^{50}" in s and "{0.25}" in s and "e^{-u^2/2}" in s for s in latex)
     assert any(r"\operatorname{softmax}_i" in s and r"2 \cdot 0.25^2" in s for s in latex)
     assert "50 training inputs" in at.caption[0].value and "seed 0" in at.caption[0].value
+
+
+def test_the_data_note_cites_each_d2l_edition_for_what_the_page_takes_from_it():
+    """The data are d2l 0.17 sec. 10.2's (2 sin x + x^0.8, n = 50, sigma 0.5: the page's
+    defaults); the kernels and leave-one-out are d2l 1.0 sec. 11.2's, whose data differ."""
+    assert (view.N_TRAIN.default, view.NOISE.default) == (50, 0.5)
+    x = torch.linspace(0, 5, 11)
+    torch.testing.assert_close(kr.true_function(x), 2 * torch.sin(x) + x**0.8)
+    english = open_page(PAGE).caption[0].value
+    assert "2 sin(xᵢ) + xᵢ^0.8" in english and "d2l 11.2" not in english
+    assert "d2l 0.17, section 10.2 (there with n = 50 and σ = 0.5)" in english
+    assert "d2l 1.0, section 11.2, whose own data are 2 sin(x) + x with n = 40" in english
+    try:
+        korean = open_in(PAGE, "ko").caption[0].value
+    finally:
+        i18n.set_language("en")  # open_in formats the widgets in Korean in this thread
+    assert "d2l 0.17의 10.2절" in korean and "n = 50, σ = 0.5" in korean
+    assert "d2l 1.0의 11.2절" in korean and "2 sin(x) + x에" in korean and "40개" in korean
 
 
 def test_worked_example_and_probe_marker_match_predict():
