@@ -174,7 +174,7 @@ KO: dict[str, str] = {
     "input.d_v": "값 크기 d_v",
     "input.seed": "시드",
     "input.new_seed": "새 시드",
-    "input.reset": "기본값으로 되돌리기",
+    "input.reset": "기본값 복원",
     "input.random_note": "시드 {seed}로 N(0, 1)에서 뽑은 값: 쿼리 {n}개, 키 {m}개.",
     "input.summary": "Q {n} × {d_q}, K {m} × {d_k}, V {m} × {d_v}.",
     "controls.heading": "어텐션",
