@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,6 +46,10 @@ from attnviz.figures.style import (
 from attnviz.i18n import Catalogue
 
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch)
+UPRIGHT_LIMIT = 6  # characters of a CJK y title drawn upright, one a line; longer ones turn
+# From the tick labels' estimated width to the upright title: the tick marks and Plotly's padding
+# (10 px, measured in Chromium) and a gap; the title still fits in Y_TITLE_SPACE.
+UPRIGHT_GAP = 16
 
 
 def heatmap(
@@ -148,9 +153,9 @@ def heatmap(
         layout["hoverdistance"] = -1  # no cut-off: a click on a large cell still counts
     if notes:
         layout["margin"]["b"] = 36  # room for the "× = masked" note
-        layout["annotations"] = [
+        layout.setdefault("annotations", []).append(
             note("   ".join(notes), x=1.0, y=-0.02, font={"size": FONT_SIZE - 2})
-        ]
+        )
     shapes = [_frame(frame_row, m)] if frame_row is not None else []
     shapes += [_box(row, col) for row, col in marked]
     shapes += [_vline(x) for x in vlines]
@@ -206,17 +211,48 @@ def _layout(
         "range": [-0.5, m - 0.5],
         **thinned_ticks(cols, max_ticks),
     }
+    ticks = thinned_ticks(rows, max_ticks)
+    ticks_px = labels_width(_tick_texts(ticks, n))
+    y_text = y_title or text("fig.queries")
+    upright = upright_y_title(y_text, ticks_px)
     layout["yaxis"] = {
-        "title": escape_label(y_title or text("fig.queries")),
+        "title": "" if upright else escape_label(y_text),
         "showgrid": False,
         "zeroline": False,
-        **thinned_ticks(rows, max_ticks),
+        **ticks,
         **rows_down(n, drawn),
     }
-    layout["margin"]["l"] = math.ceil(Y_TITLE_SPACE + labels_width(_tick_texts(layout["yaxis"], n)))
+    if upright:
+        layout["annotations"] = [upright]
+    layout["margin"]["l"] = math.ceil(Y_TITLE_SPACE + ticks_px)
     if max_ticks is not None and m > max_ticks:
         layout["xaxis"]["tickangle"] = -45
     return layout
+
+
+def upright_y_title(title: str, ticks_px: float) -> dict[str, Any] | None:
+    """A short CJK y title as an annotation left of the tick labels, one character a line (read
+    top down, as CJK is written vertically); None for any other title, which the y axis draws.
+
+    Plotly turns every y axis title a quarter turn, which lays Hangul and Han on their side.
+    """
+    chars = title.replace(" ", "")
+    wide = all(unicodedata.east_asian_width(char) in ("W", "F") for char in chars)
+    if not chars or not wide or len(chars) > UPRIGHT_LIMIT:
+        return None
+    return {
+        "text": "<br>".join(chars),  # wide characters only: nothing for Plotly to read as markup
+        "xref": "paper",
+        "yref": "paper",
+        "x": 0.0,
+        "y": 0.5,
+        "xanchor": "right",
+        "yanchor": "middle",
+        "xshift": -math.ceil(ticks_px + UPRIGHT_GAP),
+        "textangle": 0,
+        "showarrow": False,
+        "font": {"size": FONT_SIZE},
+    }
 
 
 def _tick_texts(axis: dict[str, Any], count: int) -> list[str]:
