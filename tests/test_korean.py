@@ -35,6 +35,20 @@ def test_each_korean_string_keeps_the_placeholders(key):
     assert fields(KO[key]) == fields(i18n.EN[key])
 
 
+@pytest.mark.parametrize(
+    ("avoided", "key", "used"),
+    [
+        ("가법", "additive.title", "가산 어텐션"),
+        ("리브-원-아웃", "kernels.learned_intro", "**LOO(leave-one-out) 교차 검증**"),
+        ("어텐드", "nli.intro", "**정렬** (attend) 단계"),
+    ],
+)
+def test_korean_terms_are_the_usual_ones(avoided, key, used):
+    """The terms of Korean textbooks (가산 어텐션, as the Korean d2l says), not calques."""
+    assert [k for k, value in KO.items() if avoided in value] == []
+    assert used in KO[key]
+
+
 @pytest.fixture(autouse=True)
 def _english_after():
     yield

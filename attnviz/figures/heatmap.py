@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,10 @@ TOP_SPACE = 110  # px above the plot: the title, the keys' axis title and its ti
 NOTE_SPACE = 36  # px below the plot for the note under it ("× = masked")
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch), boxed cells
 SELECTED_COLOR = "#000000"  # the selected cell, inside its row's dotted frame
+UPRIGHT_LIMIT = 6  # characters of a CJK y title drawn upright, one a line; longer ones turn
+# From the tick labels' estimated width to the upright title: the tick marks and Plotly's padding
+# (10 px, measured in Chromium) and a gap; the title still fits in Y_TITLE_SPACE.
+UPRIGHT_GAP = 16
 
 
 def heatmap(
@@ -205,9 +210,9 @@ def heatmap(
         layout["height"] += extra
         joined = ("<br>" if stacked else "   ").join(notes)
         below = -6 / geometry.plot_height  # 6 px under the plot, in paper units
-        layout["annotations"] = [
+        layout.setdefault("annotations", []).append(
             {**note(joined, x=1.0, y=below, font={"size": FONT_SIZE - 2}), "align": "right"}
-        ]
+        )
     shapes = [row_frame(frame_row, m)] if frame_row is not None else []
     shapes += [_box(row, col) for row, col in marked]
     if selected is not None and 0 <= selected[0] < n:
@@ -323,8 +328,10 @@ def _layout(
         "range": [-0.5, m - 0.5],
         **x_ticks,
     }
+    y_text = y_title or text("fig.queries")
+    upright = upright_y_title(y_text, geometry.left - Y_TITLE_SPACE)
     layout["yaxis"] = {
-        "title": escape_label(y_title or text("fig.queries")),
+        "title": "" if upright else escape_label(y_text),
         "showgrid": False,
         "zeroline": False,
         **fitted_ticks(rows, y_room, across=False, numbered=numbered_axis(rows)),
@@ -334,8 +341,35 @@ def _layout(
         # square cells: the plot keeps to a square of its width or height, whichever is less
         layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain"}
         layout["xaxis"]["constrain"] = "domain"
+    if upright:
+        layout["annotations"] = [upright]
     layout["margin"]["l"] = geometry.left
     return layout
+
+
+def upright_y_title(title: str, ticks_px: float) -> dict[str, Any] | None:
+    """A short CJK y title as an annotation left of the tick labels, one character a line (read
+    top down, as CJK is written vertically); None for any other title, which the y axis draws.
+
+    Plotly turns every y axis title a quarter turn, which lays Hangul and Han on their side.
+    """
+    chars = title.replace(" ", "")
+    wide = all(unicodedata.east_asian_width(char) in ("W", "F") for char in chars)
+    if not chars or not wide or len(chars) > UPRIGHT_LIMIT:
+        return None
+    return {
+        "text": "<br>".join(chars),  # wide characters only: nothing for Plotly to read as markup
+        "xref": "paper",
+        "yref": "paper",
+        "x": 0.0,
+        "y": 0.5,
+        "xanchor": "right",
+        "yanchor": "middle",
+        "xshift": -math.ceil(ticks_px + UPRIGHT_GAP),
+        "textangle": 0,
+        "showarrow": False,
+        "font": {"size": FONT_SIZE},
+    }
 
 
 def thinned_ticks(labels: list[str], limit: int | None) -> dict[str, object]:

@@ -94,15 +94,15 @@ EN: dict[str, str] = {
 }
 
 KO: dict[str, str] = {
-    "additive.nav": "가법 어텐션",
+    "additive.nav": "가산 어텐션",
     "additive.tour": (
         "크기가 서로 다른 쿼리와 키를 위한 파라미터를 학습하는 (parametric) 어텐션: w_vᵀ tanh(W_q "
         "q + W_k k)를 두 벡터를 사영한 뒤의 스케일드 닷 프로덕트와 나란히 비교합니다."
     ),
-    "additive.title": "가법 어텐션",
+    "additive.title": "가산 어텐션",
     "additive.intro": (
         "스케일드 닷 프로덕트 어텐션 (scaled dot-product attention)은 쿼리와 키의 크기가 같아야 "
-        "합니다. **가법 어텐션** (additive attention; Bahdanau et al. 2015; d2l 11.3; Murphy, PML1 "
+        "합니다. **가산 어텐션** (additive attention; Bahdanau et al. 2015; d2l 11.3; Murphy, PML1 "
         "15.4)은 대신 점수 함수를 학습합니다. 쿼리와 키를 크기 h인 공통 은닉 공간으로 사영하고, "
         "둘을 더한 뒤 tanh로 눌러 주고, w_v로 숫자 하나를 읽어 냅니다. 그래서 크기 q인 쿼리를 크기 "
         "k ≠ q인 키와 비교해 점수를 매길 수 있습니다."
@@ -143,12 +143,12 @@ KO: dict[str, str] = {
         "벡터와 w_v의 내적이 그 키의 점수입니다."
     ),
     "additive.query": "살펴볼 쿼리",
-    "additive.compare_heading": "4. 같은 입력에서 가법 어텐션과 스케일드 닷 프로덕트 비교",
+    "additive.compare_heading": "4. 같은 입력에서 가산 어텐션과 스케일드 닷 프로덕트 비교",
     "additive.compare_text": (
-        "왼쪽: 가법 어텐션의 점수, 가중치, 출력. 오른쪽: 사영한 쿼리와 키에 대한 스케일드 닷 "
+        "왼쪽: 가산 어텐션의 점수, 가중치, 출력. 오른쪽: 사영한 쿼리와 키에 대한 스케일드 닷 "
         "프로덕트 어텐션 (W_q q_i)ᵀ(W_k k_j) / √h, 값은 똑같이 사용합니다."
     ),
-    "additive.compare_additive": "가법  w_vᵀ tanh(W_q q + W_k k)",
+    "additive.compare_additive": "가산  w_vᵀ tanh(W_q q + W_k k)",
     "additive.compare_dot": "사영 후 스케일드 닷 프로덕트",
     "additive.difference": (
         "두 가중치 행렬의 최대 차이: {diff}. 가장 많이 어텐션하는 키가 서로 다른 쿼리: {queries}."
@@ -161,9 +161,9 @@ KO: dict[str, str] = {
     "additive.fig.k_proj": "사영한 키 K W_kᵀ (m × h)",
     "additive.fig.features": "쿼리 {query}의 tanh(W_q q + W_k k_j) (m × h)",
     "additive.fig.query_scores": "{query}의 점수",
-    "additive.fig.scores": "가법 점수",
-    "additive.fig.weights": "가법 가중치",
-    "additive.fig.output": "가법 출력",
+    "additive.fig.scores": "가산 어텐션 점수",
+    "additive.fig.weights": "가산 어텐션 가중치",
+    "additive.fig.output": "가산 어텐션 출력",
     "additive.fig.dot_scores": "스케일드 닷 프로덕트 점수",
     "additive.fig.dot_weights": "스케일드 닷 프로덕트 가중치",
     "additive.fig.dot_output": "스케일드 닷 프로덕트 출력",

@@ -104,7 +104,7 @@ KO: dict[str, str] = {
     "kernels.nav": "커널 회귀",
     "kernels.tour": (
         "비모수 (non-parametric) 어텐션으로 보는 나다라야-왓슨 (Nadaraya-Watson) 커널 회귀: 커널, "
-        "대역폭 (bandwidth), 그리고 과적합하는 학습된 대역폭과 리브-원-아웃 (leave-one-out)의 "
+        "대역폭 (bandwidth), 그리고 과적합하는 학습된 대역폭과 LOO(leave-one-out) 교차 검증의 "
         "비교."
     ),
     "kernels.title": "커널 회귀",
@@ -133,7 +133,7 @@ KO: dict[str, str] = {
         "훈련 입력 xᵢ {n}개를 시드 {seed}로 [0, 5)에서 균등하게 뽑고, 타깃은 yᵢ = 2 sin(xᵢ) + "
         "xᵢ^0.8 + 잡음 (N(0, {noise}²)에서 뽑음)입니다. 테스트 점 {q}개는 x = 0, 0.1, …, 4.9입니다. "
         "이 데이터는 d2l 0.17의 10.2절에서 가져왔고 (그곳에서는 n = 50, σ = 0.5), 커널과 "
-        "리브-원-아웃은 d2l 1.0의 11.2절을 따릅니다. 11.2절 자체의 데이터는 2 sin(x) + x에 분산이 "
+        "LOO(leave-one-out) 교차 검증은 d2l 1.0의 11.2절을 따릅니다. 11.2절 자체의 데이터는 2 sin(x) + x에 분산이 "
         "1인 잡음을 더한 40개입니다."
     ),
     "kernels.formula_heading": "현재 커널과 h를 대입한 수식",
@@ -172,20 +172,20 @@ KO: dict[str, str] = {
         "시작해 {steps}단계). **훈련 손실**에서는 각 훈련 점을 *자기 자신을 포함한* 모든 훈련 "
         "점으로 예측합니다. h가 작을수록 자기 yᵢ를 더 많이 베끼므로, 곡선이 잡음 섞인 모든 점을 "
         "지나갈 때까지 h가 줄어듭니다 (PML1 15.4가 보여 주는 과적합 (overfitting)). "
-        "**리브-원-아웃** (leave-one-out)은 각 점을 나머지 점들로만 예측하며, 그 손실은 쓸모 있는 "
+        "**LOO(leave-one-out) 교차 검증**은 각 점을 나머지 점들로만 예측하며, 그 손실은 쓸모 있는 "
         "h에서 최솟값을 가집니다."
     ),
     "kernels.metric.train": "훈련 손실로 구한 h",
-    "kernels.metric.loo": "리브-원-아웃으로 구한 h",
+    "kernels.metric.loo": "LOO 교차 검증으로 구한 h",
     "kernels.metric.loss": "손실 {loss}",
     "kernels.learned_title": "학습한 대역폭을 쓴 가우스 커널",
     "kernels.fig.train_fit": "훈련 손실: h = {h}",
-    "kernels.fig.loo_fit": "리브-원-아웃: h = {h}",
+    "kernels.fig.loo_fit": "LOO 교차 검증: h = {h}",
     "kernels.loss_title": "대역폭에 따른 손실 (가우스 커널)",
     "kernels.fig.h": "대역폭 h (로그 스케일)",
     "kernels.fig.loss": "평균 제곱 오차",
     "kernels.fig.train_loss": "훈련 손실 (자기 자신 포함)",
-    "kernels.fig.loo_loss": "리브-원-아웃 손실",
+    "kernels.fig.loo_loss": "LOO 교차 검증 손실",
     "kernels.fig.fitted": "경사 하강법으로 학습한 값",
     "parse.kernels_probe_count": "x에는 값 {count}개가 아니라 숫자 하나를 입력하세요.",
     "parse.kernels_probe_range": (

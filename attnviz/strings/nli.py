@@ -172,7 +172,7 @@ KO: dict[str, str] = {
     "nli.title": "NLI 정렬",
     "nli.intro": (
         "분해 가능 어텐션 모델 (decomposable attention model; Parikh et al. 2016)은 전제 (premise) "
-        "A와 가설 (hypothesis) B를 토큰 단위로 정렬 (alignment)합니다. **어텐드** (attend) 단계는 "
+        "A와 가설 (hypothesis) B를 토큰 단위로 정렬 (alignment)합니다. **정렬** (attend) 단계는 "
         "모든 쌍의 점수 e_ij = F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, "
         "**비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히 놓고, **집계** (aggregate) "
         "단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 "

@@ -178,7 +178,7 @@ KO: dict[str, str] = {
     "input.d_v": "값 크기 d_v",
     "input.seed": "시드",
     "input.new_seed": "새 시드",
-    "input.reset": "기본값으로 되돌리기",
+    "input.reset": "기본값 복원",
     "input.random_note": "시드 {seed}로 N(0, 1)에서 뽑은 값: 쿼리 {n}개, 키 {m}개.",
     "input.summary": "Q {n} × {d_q}, K {m} × {d_k}, V {m} × {d_v}.",
     "controls.heading": "어텐션",
@@ -187,7 +187,7 @@ KO: dict[str, str] = {
     "score.scaled_dot": "스케일드 닷 프로덕트  q·k / √d",
     "score.cosine": "코사인 유사도",
     "score.general": "일반형 (쌍선형)  qᵀ W k",
-    "score.additive": "가법  w_vᵀ tanh(W_q q + W_k k)",
+    "score.additive": "가산  w_vᵀ tanh(W_q q + W_k k)",
     "score.gaussian": "가우스 커널  −‖q − k‖² / 2σ²",
     "controls.temperature": "온도",
     "controls.temperature.help": "소프트맥스 전에 점수를 온도로 나눕니다.",
@@ -195,7 +195,7 @@ KO: dict[str, str] = {
     "controls.hidden": "은닉 크기 h",
     "controls.param_seed": "파라미터 시드",
     "controls.param_seed.help": (
-        "W (일반형) 또는 W_q, W_k, w_v (가법)를 이 시드로 N(0, 1/fan_in)에서 뽑습니다."
+        "W (일반형) 또는 W_q, W_k, w_v (가산)를 이 시드로 N(0, 1/fan_in)에서 뽑습니다."
     ),
     "controls.masks": "마스크",
     "controls.valid_lens": "패딩: 쿼리별 유효 키 개수",

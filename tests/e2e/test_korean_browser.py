@@ -50,3 +50,22 @@ def test_korean_link_switches_to_english_and_back_keeping_the_inputs(app_url, pa
     wait_idle(page)
     assert "lang=ko" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+# Every box inside the button holds its text: Streamlit cuts a label that does not fit in its
+# markdown box with an ellipsis, while the button itself never overflows.
+CUT_BOXES = """label => {
+  const button = [...document.querySelectorAll('button')].find(b => b.innerText === label);
+  return [button, ...button.querySelectorAll('*')]
+    .filter(box => box.scrollWidth > box.clientWidth)
+    .map(box => `${box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
+}"""
+
+
+def test_the_reset_button_label_fits_in_both_languages(app_url, page):
+    for lang, catalogue in (("ko", KO), ("en", EN)):
+        page.goto(f"{app_url}/Playground?lang={lang}")
+        wait_for_charts(page, 6)
+        label = catalogue["input.reset"]
+        assert page.get_by_role("button", name=label, exact=True).count() == 1
+        assert page.evaluate(CUT_BOXES, label) == [], (lang, label)

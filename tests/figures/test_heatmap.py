@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
 from plotly.subplots import make_subplots
 
 from attnviz.attention import attend, causal_mask
-from attnviz.figures import grid, labels
+from attnviz.figures import grid, labels, style
+from attnviz.figures import heatmap as heatmaps
 from tests import english as en
 from tests.plotly_data import decode, figure_json
 
@@ -264,3 +267,36 @@ def test_marked_cells_are_boxed_and_explained_under_the_chart():
     assert "&lt;argmax&gt;" in annotation.text and fig.layout.margin.b == 36
     plain = en.heatmap(weights, title="w", kind="weights")
     assert not plain.layout.shapes and not plain.layout.annotations
+
+
+def upright_titles(fig) -> list[dict]:
+    """The annotations left of the plot that are not turned (the upright y titles)."""
+    return [
+        a.to_plotly_json() for a in fig.layout.annotations if a.xanchor == "right" and a.x == 0.0
+    ]
+
+
+@pytest.mark.parametrize(
+    ("y_title", "stacked"),
+    [(None, "쿼<br>리"), ("가설", "가<br>설"), ("정답 레이블", "정<br>답<br>레<br>이<br>블")],
+)
+def test_a_short_korean_y_title_is_drawn_upright_one_character_a_line(y_title, stacked):
+    fig = heatmaps.heatmap(
+        np.eye(3), title="w", kind="weights", text=en.KO, y_title=y_title, mask=np.eye(3) > 0
+    )
+    assert fig.layout.yaxis.title.text in (None, "")  # Plotly's y title would be turned
+    (title,) = upright_titles(fig)
+    assert title["text"] == stacked and title["textangle"] == 0
+    assert title["y"] == 0.5 and title["yanchor"] == "middle"
+    # Left of the tick labels ("q2": 2 characters), inside the margin kept for a y title.
+    assert title["xshift"] == -math.ceil(style.text_width("q2") + heatmaps.UPRIGHT_GAP)
+    assert fig.layout.margin.l >= -title["xshift"] + style.text_width("쿼")
+    # The masked-cells note is still there beside it.
+    assert [a.text for a in fig.layout.annotations][1] == f"× = {en.KO('fig.masked')}"
+
+
+@pytest.mark.parametrize("y_title", ["Queries", "테스트 점 x (쿼리)", "일곱글자의제목", " "])
+def test_other_y_titles_stay_on_the_axis(y_title):
+    fig = heatmaps.heatmap(np.eye(2), title="w", kind="weights", text=en.KO, y_title=y_title)
+    assert fig.layout.yaxis.title.text == y_title
+    assert upright_titles(fig) == []
