@@ -27,6 +27,7 @@ NUMBER_CHARS = {**dict.fromkeys("0123456789e", 0.57), "-": 0.37, ".": 0.3}  # of
 SLACK = 0.9  # of the estimated cell: a page's real column runs a few px narrower
 TICK_GAP = 8  # px between two tick labels side by side
 LINE_PITCH = FONT_SIZE + 3  # px a horizontal tick label needs across the axis
+TICK_FONTS = (FONT_SIZE, FONT_SIZE - 3, FONT_SIZE - 5)  # tried in turn for tick labels
 AUTO_TICK_PX = 44  # px per automatic (numeric) tick
 ROW_RANGE = (18, 44)  # px of a row of a matrix that is not square, at least and at most
 HEIGHT_RANGE = (200, 760)  # px of a matrix chart
@@ -79,25 +80,35 @@ def fitted_ticks(
     across: bool,
     numbered: bool = False,
     keep_last: int = 0,
+    limit: int | None = None,
 ) -> dict[str, object]:
     """Tick settings for `labels` along `room` px: every label where they fit, else every k-th
     (and always the `keep_last` last ones, such as a total). `across` is an x axis (labels side
     by side), else a y axis (labels stacked). `numbered` labels (q0, q1, ... or positions) get
-    Plotly's automatic numeric ticks."""
+    Plotly's automatic numeric ticks. `limit` caps the labels shown."""
     count = len(labels) - keep_last
     if numbered:
         return {"automargin": True, "tickmode": "auto", "nticks": max(2, int(room // AUTO_TICK_PX))}
-    angle = 0  # never Plotly's own rotation, which runs a top axis's labels into its title
-    pitch = labels_width(labels) + TICK_GAP if across else LINE_PITCH
-    if across and count * pitch > room and count * LINE_PITCH <= room:
-        angle, pitch = -90, LINE_PITCH  # words upright do not fit, standing they all do
-    step = max(1, math.ceil(count * pitch / max(room - keep_last * pitch, 1.0)))
+    angle, size, step = 0, FONT_SIZE, 1  # angle 0: never Plotly's own rotation into the title
+    for size in TICK_FONTS:  # every label at the largest size that holds them, upright if need be
+        pitch = labels_width(labels, size) + TICK_GAP if across else size + 3
+        if across and count * pitch > room and count * (size + 3) <= room:
+            angle, pitch = -90, size + 3  # side by side they do not fit, standing they do
+        if count * pitch + keep_last * pitch <= room:
+            break
+    else:  # even the smallest does not hold them all: every k-th, at the middle size
+        size = TICK_FONTS[1]
+        pitch = size + 3 if not across or angle else labels_width(labels, size) + TICK_GAP
+        step = max(1, math.ceil(count * pitch / max(room - keep_last * pitch, 1.0)))
+    if limit is not None:
+        step = max(step, math.ceil(count / limit))
     shown = [*range(0, count, step), *range(count, count + keep_last)]
     ticks: dict[str, object] = {
         "automargin": True,
         "tickmode": "array",
         "tickvals": list(shown),
         "ticktext": [escape_label(labels[i]) for i in shown],
+        "tickfont": {"size": size},
     }
     if across:
         ticks["tickangle"] = angle

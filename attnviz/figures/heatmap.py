@@ -23,7 +23,6 @@ import plotly.graph_objects as go
 from attnviz.figures.budget import HOVER_BYTES_LIMIT, encoding_for
 from attnviz.figures.fit import (
     CELL_FONTS,
-    LINE_PITCH,
     cell_font,
     chart_width,
     colorbar_ticks,
@@ -314,9 +313,8 @@ def _layout(
     axis's labels thinned to what its length holds."""
     n, m = len(rows), len(cols)
     x_room, y_room = geometry.plot_width, geometry.plot_height
-    if max_ticks is not None:  # a caller's cap on the labels a side
-        x_room, y_room = min(x_room, max_ticks * 40.0), min(y_room, max_ticks * LINE_PITCH)
-    x_ticks = fitted_ticks(cols, x_room, across=True, numbered=numbered_axis(cols))
+    capped: dict[str, Any] = {"limit": max_ticks}  # a caller's cap on the labels a side
+    x_ticks = fitted_ticks(cols, x_room, across=True, numbered=numbered_axis(cols), **capped)
     top = geometry.top + math.ceil(standing_height(x_ticks))
     # The keys' axis sits on top: leave room above it for the title.
     layout = style_layout(title, height=geometry.height + top - geometry.top, top=top)
@@ -334,7 +332,7 @@ def _layout(
         "title": "" if upright else escape_label(y_text),
         "showgrid": False,
         "zeroline": False,
-        **fitted_ticks(rows, y_room, across=False, numbered=numbered_axis(rows)),
+        **fitted_ticks(rows, y_room, across=False, numbered=numbered_axis(rows), **capped),
         **rows_down(n, drawn),
     }
     if n == m and drawn.encoding != "image":
