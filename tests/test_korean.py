@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -149,3 +150,11 @@ def test_korean_sentences_on_the_model_page_come_with_the_caveat_in_korean():
     at.text_area(key=model_view.SENTENCE_B.key).input("나는 피곤해 😴").run()
     assert not at.exception
     assert KO["model.caveat"] in [w.value for w in at.warning]
+
+
+def test_korean_puts_no_space_before_a_parenthesis():
+    """Korean style writes 어텐션(attention), not 어텐션 (attention) (issue 18)."""
+    spaced = {
+        key: value for key, value in i18n.KO.items() if re.search(r"[\uac00-\ud7a3] \(", value)
+    }
+    assert spaced == {}

@@ -96,12 +96,12 @@ EN: dict[str, str] = {
 KO: dict[str, str] = {
     "additive.nav": "가산 어텐션",
     "additive.tour": (
-        "크기가 서로 다른 쿼리와 키를 위한 파라미터를 학습하는 (parametric) 어텐션: w_vᵀ tanh(W_q "
+        "크기가 서로 다른 쿼리와 키를 위한 파라미터를 학습하는(parametric) 어텐션: w_vᵀ tanh(W_q "
         "q + W_k k)를 두 벡터를 사영한 뒤의 스케일드 닷 프로덕트와 나란히 비교합니다."
     ),
     "additive.title": "가산 어텐션",
     "additive.intro": (
-        "스케일드 닷 프로덕트 어텐션 (scaled dot-product attention)은 쿼리와 키의 크기가 같아야 "
+        "스케일드 닷 프로덕트 어텐션(scaled dot-product attention)은 쿼리와 키의 크기가 같아야 "
         "합니다. **가산 어텐션** (additive attention; Bahdanau et al. 2015; d2l 11.3; Murphy, PML1 "
         "15.4)은 대신 점수 함수를 학습합니다. 쿼리와 키를 크기 h인 공통 은닉 공간으로 사영하고, "
         "둘을 더한 뒤 tanh로 눌러 주고, w_v로 숫자 하나를 읽어 냅니다. 그래서 크기 q인 쿼리를 크기 "
@@ -134,7 +134,7 @@ KO: dict[str, str] = {
     "additive.inputs_heading": "1. 쿼리, 키, 값",
     "additive.projection_heading": "2. 쿼리와 키를 은닉 크기 h로 사영하기",
     "additive.projection_text": (
-        "W_q는 각 쿼리 (크기 {d_q})를, W_k는 각 키 (크기 {d_k})를 크기 h = {h}인 벡터로 보냅니다. "
+        "W_q는 각 쿼리(크기 {d_q})를, W_k는 각 키(크기 {d_k})를 크기 h = {h}인 벡터로 보냅니다. "
         "이 단계를 거치면 쿼리와 키가 같은 공간에 놓입니다."
     ),
     "additive.features_heading": "3. 쿼리 하나의 tanh 특성",
@@ -146,7 +146,7 @@ KO: dict[str, str] = {
     "additive.compare_heading": "4. 같은 입력에서 가산 어텐션과 스케일드 닷 프로덕트 비교",
     "additive.compare_text": (
         "왼쪽: 가산 어텐션의 점수, 가중치, 출력. 오른쪽: 사영한 쿼리와 키에 대한 스케일드 닷 "
-        "프로덕트 어텐션 (W_q q_i)ᵀ(W_k k_j) / √h, 값은 똑같이 사용합니다."
+        "프로덕트 어텐션(W_q q_i)ᵀ(W_k k_j) / √h, 값은 똑같이 사용합니다."
     ),
     "additive.compare_additive": "가산  w_vᵀ tanh(W_q q + W_k k)",
     "additive.compare_dot": "사영 후 스케일드 닷 프로덕트",
@@ -173,7 +173,7 @@ KO: dict[str, str] = {
     "additive.fig.feature": "특성",
     "additive.fig.score": "점수",
     "parse.additive_overflow": (
-        "W_q q 또는 W_k k가 float32 범위 (약 ±3.4e38)를 넘습니다. W_q와 W_k에 더 작은 수를 쓰세요."
+        "W_q q 또는 W_k k가 float32 범위(약 ±3.4e38)를 넘습니다. W_q와 W_k에 더 작은 수를 쓰세요."
     ),
     "parse.additive_shape": (
         "{name}의 모양은 {found}이지만 {expected}이어야 합니다. 텍스트를 고치거나 “시드로 다시 "

@@ -77,7 +77,7 @@ KO: dict[str, str] = {
     "lang.label": "Language · 언어",
     "present.label": "발표 모드",
     "present.help": (
-        "프로젝터용입니다: 글씨를 크게 하고 사이드바를 접습니다 (왼쪽 위의 » 버튼으로 다시 엽니다). "
+        "프로젝터용입니다: 글씨를 크게 하고 사이드바를 접습니다(왼쪽 위의 » 버튼으로 다시 엽니다). "
         "페이지 링크에는 present=1로 남습니다."
     ),
     "download.csv": "{name} (CSV)",
@@ -93,13 +93,13 @@ KO: dict[str, str] = {
         "내려받기는 그대로 쓸 수 있습니다."
     ),
     "export.no_browser": (
-        "PNG 내보내기를 쓸 수 없습니다: Chromium이나 Chrome이 필요한데 둘 다 찾지 못했습니다 "
+        "PNG 내보내기를 쓸 수 없습니다: Chromium이나 Chrome이 필요한데 둘 다 찾지 못했습니다"
         "(Debian의 chromium 패키지를 설치하거나 BROWSER_PATH에 브라우저 경로를 지정하세요). HTML과 "
         "CSV 내려받기는 그대로 쓸 수 있습니다."
     ),
     "export.html": "인터랙티브 HTML",
     "export.html_help": (
-        "인터랙티브 그림이 담긴 독립된 웹 페이지입니다 (약 5 MB). 인터넷 연결 없이 어떤 "
+        "인터랙티브 그림이 담긴 독립된 웹 페이지입니다(약 5 MB). 인터넷 연결 없이 어떤 "
         "브라우저에서도 열립니다."
     ),
     "links.bad_values": (
@@ -108,23 +108,23 @@ KO: dict[str, str] = {
     "links.unknown": "링크에 이 페이지가 모르는 설정이 {count}개 있어서 무시했습니다.",
     "links.moved": (
         "링크의 `{name}` = {given}: 이 컨트롤에 없는 값이어서 가장 가까운 단계로 바꿔 "
-        "보여 줍니다 ({used})."
+        "보여 줍니다({used})."
     ),
     "links.too_long": (
-        "입력한 텍스트가 링크에 담기에는 너무 깁니다 ({chars}자, 최대 {limit}자). 복사한 링크에는 "
+        "입력한 텍스트가 링크에 담기에는 너무 깁니다({chars}자, 최대 {limit}자). 복사한 링크에는 "
         "나머지 설정만 담깁니다. 텍스트까지 전하려면 아래 공유에서 상태를 파일로 저장하세요."
     ),
     "links.heading": "공유",
     "links.help": (
         "브라우저 주소 표시줄의 주소를 열면 지금 이 화면이 열립니다. 주소를 복사해 지금 보이는 "
-        "설정 (시드, 크기, 점수 함수, 마스크, 선택한 쿼리)을 공유하세요. 링크에 담기에 너무 긴 "
+        "설정(시드, 크기, 점수 함수, 마스크, 선택한 쿼리)을 공유하세요. 링크에 담기에 너무 긴 "
         "입력 행렬은 상태 파일로 대신 전달합니다."
     ),
-    "links.save": "상태 저장 (JSON)",
+    "links.save": "상태 저장(JSON)",
     "links.load": "상태 파일 불러오기",
     "links.loaded": "{name}에서 상태를 불러왔습니다.",
     "links.load_error": "{name}은(는) attnviz 상태 파일이 아닙니다: {detail}",
-    "links.load_not_json": "JSON 텍스트가 아닙니다 ({detail})",
+    "links.load_not_json": "JSON 텍스트가 아닙니다({detail})",
     "links.load_not_object": "설정을 담은 JSON 객체 하나여야 합니다",
     "links.load_bad": "이 설정들에 이 페이지에서 쓸 수 없는 값이 있습니다: {names}",
     "links.load_too_big": "크기가 {size}바이트입니다. 최대 {limit}바이트까지 허용됩니다",

@@ -94,7 +94,7 @@ KO: dict[str, str] = {
     "model.title": "모델의 어텐션",
     "model.intro": (
         "all-MiniLM-L6-v2 (6개 층 × 12개 헤드)는 sentence-transformers의 **바이 인코더** "
-        "(bi-encoder)입니다. 문장 쌍에 대한 대조 손실 (contrastive loss)로 미세 조정되었지만, 쌍의 "
+        "(bi-encoder)입니다. 문장 쌍에 대한 대조 손실(contrastive loss)로 미세 조정되었지만, 쌍의 "
         "각 문장은 따로 인코딩되었습니다. 그래서 문장을 하나씩 임베딩하도록 배웠을 뿐, 두 문장을 "
         "함께 읽도록 배운 적은 없습니다. 문장 쌍이 주어지면 이 페이지는 BERT가 쌍을 읽듯이 "
         "텍스트를 `[CLS] A [SEP] B [SEP]` 형태로 읽게 합니다. 이런 입력은 모델이 학습한 범위 "
@@ -116,19 +116,19 @@ KO: dict[str, str] = {
         "남은 어텐션을 0–1 눈금에서 읽을 수 있게 됩니다."
     ),
     "model.renormalised": (
-        "행을 보이는 키에 대해 다시 정규화했습니다 (각 행을 그 키들에 대한 합으로 나눔). {layer}층 "
-        "{head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 어텐션을 평균 {share} 가져갔습니다 (헤드 "
+        "행을 보이는 키에 대해 다시 정규화했습니다(각 행을 그 키들에 대한 합으로 나눔). {layer}층 "
+        "{head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 어텐션을 평균 {share} 가져갔습니다(헤드 "
         "{count}개 전체로는 {all}). 보이는 키가 받은 몫은 {kept}입니다."
     ),
     "model.not_renormalised": (
         "행을 다시 정규화하지 않았습니다. {layer}층 {head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 "
-        "어텐션을 평균 {share} 가져갔고 (헤드 {count}개 전체로는 {all}), 보이는 키가 받은 몫은 "
+        "어텐션을 평균 {share} 가져갔고(헤드 {count}개 전체로는 {all}), 보이는 키가 받은 몫은 "
         "{kept}입니다. 그래서 행의 합이 그만큼이고 0–1 눈금에서 어둡게 보입니다."
     ),
     "model.merge": "워드피스를 단어로 합치기",
     "model.merge.help": (
         "한 단어로 향하는 어텐션은 그 단어 조각들에 대한 합으로, 한 단어에서 나가는 어텐션은 "
-        "평균으로 계산하므로 (Clark et al. 2019) 행의 합은 여전히 1입니다."
+        "평균으로 계산하므로(Clark et al. 2019) 행의 합은 여전히 1입니다."
     ),
     "model.block": "문장 쌍의 블록",
     "model.block.all": "모든 토큰",
@@ -139,15 +139,15 @@ KO: dict[str, str] = {
     "model.grid_title": "모델 뷰: 모든 층과 헤드",
     "model.head_title": "층 {layer}, 헤드 {head}",
     "model.average_title": "층 {layer}, 헤드 {heads}개의 평균",
-    "model.tokens": "토큰 ({count}개)",
+    "model.tokens": "토큰({count}개)",
     "model.truncated": "문장 {which}는 앞의 {limit}개 워드피스만 남기고 잘랐습니다.",
     "model.caveat": (
         "이 모델의 어휘는 영어이며 대소문자를 구분하지 않습니다. 이 텍스트에는 모델이 모르는 "
-        "워드피스 ([UNK])가 있거나 글자가 자모 조각으로 쪼개져 있어서, 어텐션 패턴이 별 의미가 "
+        "워드피스([UNK])가 있거나 글자가 자모 조각으로 쪼개져 있어서, 어텐션 패턴이 별 의미가 "
         "없습니다."
     ),
-    "model.queries": "어텐션하는 토큰 (쿼리)",
-    "model.keys": "어텐션을 받는 토큰 (키)",
+    "model.queries": "어텐션하는 토큰(쿼리)",
+    "model.keys": "어텐션을 받는 토큰(키)",
     "model.grid_click": (
         "위에 크게 보이는 것은 {layer}층 {head}번 헤드입니다. 썸네일을 누르면 다른 헤드가 크게 "
         "나타납니다."

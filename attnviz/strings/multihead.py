@@ -114,7 +114,7 @@ EN: dict[str, str] = {
 KO: dict[str, str] = {
     "multihead.nav": "멀티헤드 어텐션",
     "multihead.tour": (
-        "문장의 토큰에 대한 멀티헤드 셀프 어텐션 (multi-head self-attention): 위치 인코딩 "
+        "문장의 토큰에 대한 멀티헤드 셀프 어텐션(multi-head self-attention): 위치 인코딩"
         "(positional encoding)과 헤드마다 하나씩 그린 가중치 히트맵."
     ),
     "multihead.title": "멀티헤드 셀프 어텐션",
@@ -124,9 +124,9 @@ KO: dict[str, str] = {
         "얻습니다. **멀티헤드** "
         "(multi-head) 어텐션은 이 사영을 d_head = d_model / h개 열씩 h개 조각으로 나누고 조각마다 "
         "따로 스케일드 닷 프로덕트 어텐션을 실행하므로, 헤드마다 서로 다른 것을 찾을 수 있습니다. "
-        "헤드들의 출력은 나란히 이어 붙인 뒤 (*연결*, concatenate) 행렬 W_o 하나와 편향 b_o로 "
+        "헤드들의 출력은 나란히 이어 붙인 뒤(*연결*, concatenate) 행렬 W_o 하나와 편향 b_o로 "
         "섞습니다. "
-        "여기서 토큰 벡터는 무작위이지만 (시드로) 고정되어 있어서, 같은 단어는 항상 같은 벡터를 "
+        "여기서 토큰 벡터는 무작위이지만(시드로) 고정되어 있어서, 같은 단어는 항상 같은 벡터를 "
         "받습니다."
     ),
     "multihead.sentence": "문장",
@@ -153,13 +153,13 @@ KO: dict[str, str] = {
     "multihead.inputs_heading": "입력: 토큰 벡터와 위치",
     "multihead.pe_title": "위치 인코딩 PE (sin / cos)",
     "multihead.input_title": "입력 X = 임베딩 + PE",
-    "multihead.input_title_plain": "입력 X = 임베딩 (위치 정보 없음)",
+    "multihead.input_title_plain": "입력 X = 임베딩(위치 정보 없음)",
     "multihead.pe_off": (
         "위치 인코딩이 꺼져 있으므로 입력 X는 단어 벡터 그대로입니다. 더해졌을 인코딩은 왼쪽에 "
         "그대로 보여 줍니다."
     ),
     "multihead.heads_heading": "헤드마다 가중치 행렬 하나",
-    "multihead.heads_title": "헤드 {heads}개의 가중치 (하나를 누르면 크게 보입니다)",
+    "multihead.heads_title": "헤드 {heads}개의 가중치(하나를 누르면 크게 보입니다)",
     "multihead.heads_click": "오른쪽에 크게 보이는 것은 헤드 {head}입니다.",
     "multihead.head": "크게 볼 헤드",
     "multihead.head.help": "헤드는 코드와 모델 페이지처럼 0부터 셉니다.",
@@ -175,7 +175,7 @@ KO: dict[str, str] = {
     "multihead.v_title": "V_{head} = X W_v^({head}) + b_v^({head})",
     "multihead.output_heading": "연결과 출력",
     "multihead.concat_title": "Concat(head_0, …, head_h-1): W_o 적용 전",
-    "multihead.concat_x": "차원 (헤드당 {d_head}개)",
+    "multihead.concat_x": "차원(헤드당 {d_head}개)",
     "multihead.output_title": "출력 = Concat · W_o + b_o",
     "multihead.tokens": "토큰",
     "multihead.token": "토큰",
@@ -183,27 +183,27 @@ KO: dict[str, str] = {
     "multihead.downloads_heading": "내려받기",
     "multihead.symmetry_same": (
         "위치 인코딩이 없으면 {i}행의 “{a}”와 {j}행의 “{b}”, 두 토큰은 벡터가 같으므로 모든 헤드가 "
-        "두 토큰에 **똑같은 가중치 행**을 줍니다 (최대 차이 {diff}). 셀프 어텐션만으로는 문장을 "
-        "단어 주머니 (bag of words)로 다룹니다. 토큰의 순서를 바꾸면 출력의 순서만 바뀝니다."
+        "두 토큰에 **똑같은 가중치 행**을 줍니다(최대 차이 {diff}). 셀프 어텐션만으로는 문장을 "
+        "단어 주머니(bag of words)로 다룹니다. 토큰의 순서를 바꾸면 출력의 순서만 바뀝니다."
     ),
     "multihead.symmetry_causal": (
         "{i}행의 “{a}”와 {j}행의 “{b}”, 두 토큰은 벡터가 같고 위치 인코딩도 없지만 가중치 행이 "
-        "서로 다릅니다 (최대 차이 {diff}). 두 토큰이 볼 수 있는 앞 토큰의 개수가 달라서, 인과 "
+        "서로 다릅니다(최대 차이 {diff}). 두 토큰이 볼 수 있는 앞 토큰의 개수가 달라서, 인과 "
         "마스크 자체가 둘을 구별해 줍니다."
     ),
     "multihead.symmetry_positions": (
         "위치 인코딩이 있으면 {i}행의 “{a}”와 {j}행의 “{b}”, 두 토큰은 서로 다른 입력을 받으므로 "
-        "가중치 행도 다릅니다 (최대 차이 {diff}). 인코딩을 끄면 두 행이 똑같아지는 것을 볼 수 "
+        "가중치 행도 다릅니다(최대 차이 {diff}). 인코딩을 끄면 두 행이 똑같아지는 것을 볼 수 "
         "있습니다."
     ),
     "multihead.symmetry_none": (
-        "단어를 반복해 보면 (기본 문장의 “the”처럼) 위치 인코딩이 무엇을 바꾸는지 알 수 있습니다. "
+        "단어를 반복해 보면(기본 문장의 “the”처럼) 위치 인코딩이 무엇을 바꾸는지 알 수 있습니다. "
         "위치 인코딩이 없으면 반복된 두 단어를 구별할 수 없습니다."
     ),
     "multihead.formula_slices": (
-        "W_q⁽ⁱ⁾는 W_q의 i · d_head번째부터 (i + 1) · d_head − 1번째까지의 열이고, b_q⁽ⁱ⁾는 편향 "
-        "b_q의 같은 성분입니다 (K와 V도 같습니다). b_o는 출력의 편향입니다. 헤드는 코드와 모델 "
-        "페이지처럼 0부터 셉니다. 논문 (Vaswani et al. 2017)은 같은 식을 head₁, …, head_h로 "
+        "W_q⁽ⁱ⁾는 W_q의 i · d_head번째부터(i + 1) · d_head − 1번째까지의 열이고, b_q⁽ⁱ⁾는 편향 "
+        "b_q의 같은 성분입니다(K와 V도 같습니다). b_o는 출력의 편향입니다. 헤드는 코드와 모델 "
+        "페이지처럼 0부터 셉니다. 논문(Vaswani et al. 2017)은 같은 식을 head₁, …, head_h로 "
         "씁니다."
     ),
     "multihead.formula_mask": (
@@ -211,11 +211,11 @@ KO: dict[str, str] = {
         "그 가중치는 0이 됩니다."
     ),
     "multihead.formula_sizes": "현재 크기에서",
-    "multihead.formula_row": "헤드 {head}에서 마지막 토큰의 가중치 행 (크게 보인 히트맵과 같음):",
+    "multihead.formula_row": "헤드 {head}에서 마지막 토큰의 가중치 행(크게 보인 히트맵과 같음):",
     "parse.multihead_empty": "문장이 비어 있습니다. 단어를 하나 이상 입력하세요.",
     "parse.multihead_heads": (
         "d_model = {d_model}: 헤드 {heads}개로 나눌 수 없습니다. d_model은 헤드 수로 "
-        "나누어떨어져야 합니다 (d_head = d_model / h). d_model = {d_model}에서 가능한 헤드 수: "
+        "나누어떨어져야 합니다(d_head = d_model / h). d_model = {d_model}에서 가능한 헤드 수: "
         "{options}."
     ),
 }

@@ -165,23 +165,23 @@ EN: dict[str, str] = {
 KO: dict[str, str] = {
     "nli.nav": "NLI 정렬",
     "nli.tour": (
-        "전제 (premise)와 가설 (hypothesis): 학습한 분해 가능 어텐션 모델 (decomposable attention "
-        "model)의 판정과, 실제 MiniLM 토큰 임베딩 위에서 그 모델이 배운 정렬 (alignment)을 학습하지 "
+        "전제(premise)와 가설(hypothesis): 학습한 분해 가능 어텐션 모델(decomposable attention "
+        "model)의 판정과, 실제 MiniLM 토큰 임베딩 위에서 그 모델이 배운 정렬(alignment)을 학습하지 "
         "않은 정렬과 나란히 봅니다. 레이블이 있는 배치는 정확도도 보여 줍니다."
     ),
     "nli.title": "NLI 정렬",
     "nli.intro": (
-        "분해 가능 어텐션 모델 (decomposable attention model; Parikh et al. 2016)은 전제 (premise) "
-        "A와 가설 (hypothesis) B를 토큰 단위로 정렬 (alignment)합니다. **정렬** (attend) 단계는 "
+        "분해 가능 어텐션 모델(decomposable attention model; Parikh et al. 2016)은 전제(premise) "
+        "A와 가설(hypothesis) B를 토큰 단위로 정렬(alignment)합니다. **정렬** (attend) 단계는 "
         "모든 쌍의 점수 e_ij = F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, "
         "**비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히 놓고, **집계** (aggregate) "
         "단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 "
-        "임베딩합니다. 판정은 attnviz가 직접 만든 레이블 쌍 (함의, 중립, 모순)으로 학습한 모델이 "
+        "임베딩합니다. 판정은 attnviz가 직접 만든 레이블 쌍(함의, 중립, 모순)으로 학습한 모델이 "
         "내립니다."
     ),
     "nli.mode": "문장 쌍",
     "nli.mode.single": "한 쌍",
-    "nli.mode.batch": "여러 쌍 (배치)",
+    "nli.mode.batch": "여러 쌍(배치)",
     "nli.preset": "예제",
     "nli.preset.sleep": "PML의 그림: I do need sleep / I am tired",
     "nli.preset.entailment": "함의: guitar / music",
@@ -196,13 +196,13 @@ KO: dict[str, str] = {
         "JSONL 또는 탭으로 구분한 .txt"
     ),
     "nli.batch_loaded": "{name}에서 {count}개 쌍을 불러왔습니다.",
-    "nli.batch_skipped": "정답 레이블이 없는 (-) {count}행은 건너뛰었습니다.",
+    "nli.batch_skipped": "정답 레이블이 없는(-) {count}행은 건너뛰었습니다.",
     "nli.batch_choice": "볼 문장 쌍",
     "nli.controls": "정렬",
     "nli.source": "토큰 임베딩",
-    "nli.source.contextual": "MiniLM 문맥 임베딩 (한 층의 출력)",
+    "nli.source.contextual": "MiniLM 문맥 임베딩(한 층의 출력)",
     "nli.source.static": "MiniLM 정적 입력 임베딩",
-    "nli.source.random": "무작위 기준선 (시드 고정)",
+    "nli.source.random": "무작위 기준선(시드 고정)",
     "nli.layer": "출력을 읽을 MiniLM 층",
     "nli.layer.help": (
         "층 번호는 모델 페이지와 같습니다. 0은 첫 번째 트랜스포머 층이고 마지막 층은 "
@@ -213,9 +213,9 @@ KO: dict[str, str] = {
     "nli.f.identity": "항등 함수: e_ij = a_iᵀ b_j",
     "nli.f.mlp": "1층 MLP (시드 고정, 학습하지 않음)",
     "nli.seed": "학습하지 않은 층의 시드",
-    "nli.hypothesis_rows": "가설 토큰을 행으로 (교재의 방식)",
+    "nli.hypothesis_rows": "가설 토큰을 행으로(교재의 방식)",
     "nli.hypothesis_rows.help": (
-        "끄면 전제 토큰이 행이 되고, 각 전제 토큰을 가설에 소프트 정렬합니다 (beta)."
+        "끄면 전제 토큰이 행이 되고, 각 전제 토큰을 가설에 소프트 정렬합니다(beta)."
     ),
     "nli.e_title": "정렬 점수 e",
     "nli.weights_rows_title": "행별 소프트맥스: {rows} 토큰 → {cols}",
@@ -247,29 +247,29 @@ KO: dict[str, str] = {
     "nli.col.premise": "전제",
     "nli.col.hypothesis": "가설",
     "nli.col.similarity": "유사도",
-    "nli.col.tokens": "토큰 수 (A, B)",
+    "nli.col.tokens": "토큰 수(A, B)",
     "nli.truncated": "{which}는 앞의 {limit}개 워드피스만 남기고 잘랐습니다.",
     "nli.caveat": (
         "MiniLM의 어휘는 영어이며 대소문자를 구분하지 않습니다. 이 문장 쌍에는 모델이 모르는 "
-        "워드피스 ([UNK])가 있거나 글자가 자모 조각으로 쪼개져 있어서, 이 정렬은 별 의미가 "
+        "워드피스([UNK])가 있거나 글자가 자모 조각으로 쪼개져 있어서, 이 정렬은 별 의미가 "
         "없습니다."
     ),
     "nli.sentence_of_pair": "{pair}번째 쌍의 {side}",
-    "nli.read.summary": "{name} ({fmt}): {rows}행 중 {kept}행 사용 ({counts}); 정답 레이블이 없는 (-) {unlabelled}행 건너뜀; 잘못된 행 {bad}개.",
+    "nli.read.summary": "{name} ({fmt}): {rows}행 중 {kept}행 사용({counts}); 정답 레이블이 없는(-) {unlabelled}행 건너뜀; 잘못된 행 {bad}개.",
     "nli.read.bad_row": "{line}번째 줄: {detail}",
     "nli.read.more_bad": "… 잘못된 행이 {count}개 더 있습니다.",
-    "nli.scale": "e의 스케일 (학습하지 않은 보기)",
+    "nli.scale": "e의 스케일(학습하지 않은 보기)",
     "nli.scale.none": "없음: e = F(a)ᵀF(b) (논문)",
     "nli.scale.sqrt_d": "√d로 나누기",
     "nli.scale.temperature": "온도 T로 나누기",
     "nli.scale.help": (
-        "384차원 내적은 값이 커서 (수십) 스케일 없이 소프트맥스를 취하면 거의 원-핫이 됩니다. "
+        "384차원 내적은 값이 커서(수십) 스케일 없이 소프트맥스를 취하면 거의 원-핫이 됩니다. "
         "√d로 나누면 부드럽게 유지됩니다. 학습한 모델은 카드에 적힌 스케일을 씁니다."
     ),
     "nli.scale.why": "왜 √d로 나눌까요?",
     "nli.temperature": "온도 T",
     "nli.batch_help": (
-        "선택 사항인 세 번째 필드는 정답 레이블 (entailment, neutral, contradiction)입니다. "
+        "선택 사항인 세 번째 필드는 정답 레이블(entailment, neutral, contradiction)입니다. "
         "그러면 정확도와 혼동 행렬을 보여 줍니다."
     ),
     "nli.verdict.loading": "학습한 NLI 분류기를 불러오는 중…",
@@ -286,17 +286,17 @@ KO: dict[str, str] = {
     "nli.confusion.count": "쌍 수",
     "nli.card.open": "이 모델에 대해",
     "nli.card.text": (
-        "분해 가능 어텐션 (Parikh et al. 2016). F, G, H는 너비 {hidden}의 2층 MLP이며, "
+        "분해 가능 어텐션(Parikh et al. 2016). F, G, H는 너비 {hidden}의 2층 MLP이며, "
         "`{file}`의 **{pairs}**개 쌍으로 {source} 위에서 학습했고, e의 스케일은 **{scale}**입니다. "
-        "가중치는 {epochs}번째 에폭 (dev에서 가장 좋은 에폭)의 것입니다. dev 정확도 **{dev}**, "
+        "가중치는 {epochs}번째 에폭(dev에서 가장 좋은 에폭)의 것입니다. dev 정확도 **{dev}**, "
         "test 정확도 **{test}** (95% 구간 {low}–{high}). 같은 방식으로 학습한 가설만 보는 "
         "기준선은 test에서 **{baseline}**입니다."
     ),
     "nli.card.static": "MiniLM의 정적 입력 임베딩",
     "nli.card.layer": "MiniLM {layer}층의 문맥 출력",
-    "nli.card.embeddings": "MiniLM의 임베딩 출력 (층 0 이전)",
+    "nli.card.embeddings": "MiniLM의 임베딩 출력(층 0 이전)",
     "nli.card.minilm": (
-        "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 미세 조정되었고 (sentence-transformers, "
+        "MiniLM 자체가 SNLI와 MultiNLI를 포함한 문장 쌍으로 미세 조정되었고(sentence-transformers, "
         "대조 손실), 그때 이 페이지처럼 각 문장을 따로 인코딩했습니다. 그래서 그 임베딩에는 이 "
         "모델이 배우는 신호가 이미 일부 들어 있습니다."
     ),
@@ -307,13 +307,13 @@ KO: dict[str, str] = {
     "nli.col.gold": "정답 레이블",
     "nli.col.verdict": "판정",
     "nli.col.probability": "P({label})",
-    "nli.col.probabilities": "확률 (E, N, C)",
+    "nli.col.probabilities": "확률(E, N, C)",
     "nli.batch_accuracy": "레이블이 있는 쌍의 정확도",
     "nli.batch_accuracy.of": "{total}개 중 {correct}개",
     "nli.batch_confusion": "정답 레이블 × 판정",
     "nli.learned_heading": "모델이 배운 것: test 결과",
     "nli.learned_text": (
-        "test 쌍 {pairs}개에서 모델은 **{accuracy}** 맞힙니다. 전제를 전혀 보지 않는 모델 "
+        "test 쌍 {pairs}개에서 모델은 **{accuracy}** 맞힙니다. 전제를 전혀 보지 않는 모델"
         "(가설만 보는 기준선, 잘 알려진 NLI의 인공물)은 **{baseline}**입니다. 그 차이가 전제를 "
         "읽어서 얻는 몫입니다."
     ),

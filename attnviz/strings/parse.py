@@ -126,14 +126,14 @@ KO: dict[str, str] = {
         "구분자를 지우거나 그 자리에 숫자를 입력하세요."
     ),
     "parse.not_finite": (
-        "{row}행 {col}열: {value!r}은(는) 유한한 수가 아닙니다 (NaN과 무한대는 허용되지 않습니다)."
+        "{row}행 {col}열: {value!r}은(는) 유한한 수가 아닙니다(NaN과 무한대는 허용되지 않습니다)."
     ),
-    "parse.too_large": "{row}행 {col}열: {value!r}은(는) float32 범위 (약 ±3.4e38)를 벗어납니다.",
+    "parse.too_large": "{row}행 {col}열: {value!r}은(는) float32 범위(약 ±3.4e38)를 벗어납니다.",
     "parse.too_many_rows": "{found}행: 최대 {limit}행까지 허용됩니다.",
     "parse.too_many_cols": "{found}열: 최대 {limit}열까지 허용됩니다.",
     "parse.too_long": "입력이 {found}자입니다. 최대 {limit}자까지 허용됩니다.",
     "parse.csv_header": (
-        "CSV의 1행이 헤더처럼 보입니다 ({value!r}). 헤더 행 없이 숫자만 업로드하세요."
+        "CSV의 1행이 헤더처럼 보입니다({value!r}). 헤더 행 없이 숫자만 업로드하세요."
     ),
     "parse.csv_semicolon": (
         "CSV가 값 사이에 ';'를, 소수점으로 ','를 쓰는 것 같습니다. 값 사이에는 ',', 소수점에는 "
@@ -141,29 +141,29 @@ KO: dict[str, str] = {
     ),
     "parse.csv_unreadable": "CSV 파일을 텍스트로 읽을 수 없습니다: {detail}",
     "parse.csv_not_text": (
-        "파일이 UTF-8 텍스트가 아닙니다 (위치 {position}의 바이트 {byte}). CSV (UTF-8)로 "
+        "파일이 UTF-8 텍스트가 아닙니다(위치 {position}의 바이트 {byte}). CSV (UTF-8)로 "
         "저장하세요. 스프레드시트, 이미지 등 이름만 .csv로 바꾼 바이너리 파일은 읽을 수 없습니다."
     ),
     "parse.npy_unreadable": ".npy 파일을 읽을 수 없습니다: {detail}",
     "parse.npy_dtype": (
-        ".npy 파일에 {dtype} 데이터가 들어 있습니다. 숫자 (정수, 부동소수점, 불리언)만 허용됩니다."
+        ".npy 파일에 {dtype} 데이터가 들어 있습니다. 숫자(정수, 부동소수점, 불리언)만 허용됩니다."
     ),
     "parse.npy_ndim": (
-        ".npy 파일에 모양이 {shape}인 {ndim}차원 배열이 들어 있습니다. 2차원 배열 (행 × 열)이 "
+        ".npy 파일에 모양이 {shape}인 {ndim}차원 배열이 들어 있습니다. 2차원 배열(행 × 열)이 "
         "필요합니다."
     ),
     "parse.file_too_big": "파일이 {found}바이트입니다. 최대 {limit}바이트까지 허용됩니다.",
     "parse.sentence_empty": "{which} 칸이 비어 있습니다. 문장을 입력하세요.",
     "parse.sizes": (
-        "키 ({m} × {d_k})의 열은 {d_k}개인데 쿼리 ({n} × {d_q})의 열은 {d_q}개입니다. 점수 함수 "
-        "{score}에는 같은 크기가 필요합니다 (크기가 다르면 가산 또는 일반형 점수 함수를 고르세요)."
+        "키({m} × {d_k})의 열은 {d_k}개인데 쿼리({n} × {d_q})의 열은 {d_q}개입니다. 점수 함수 "
+        "{score}에는 같은 크기가 필요합니다(크기가 다르면 가산 또는 일반형 점수 함수를 고르세요)."
     ),
     "parse.values_rows": (
-        "값 ({m_v} × {d_v})은 {m_v}행인데 키 ({m} × {d_k})는 {m}행입니다. 키마다 값이 정확히 한 "
+        "값({m_v} × {d_v})은 {m_v}행인데 키({m} × {d_k})는 {m}행입니다. 키마다 값이 정확히 한 "
         "행씩 있어야 합니다."
     ),
     "parse.sentence_unreadable": (
-        "{which}에 토크나이저가 읽는 문자가 없습니다 (공백, 제어 문자, 폭 없는 문자, 결합 문자뿐). "
+        "{which}에 토크나이저가 읽는 문자가 없습니다(공백, 제어 문자, 폭 없는 문자, 결합 문자뿐). "
         "글자, 숫자 또는 문장 부호를 입력하세요."
     ),
     "parse.valid_lens": "유효 길이 {value!r}: 0에서 {m} 사이의 정수를 1개 또는 {n}개 입력하세요.",
@@ -179,7 +179,7 @@ KO: dict[str, str] = {
     "parse.too_many_pairs": "{found}쌍: 최대 {limit}쌍까지 허용됩니다.",
     "parse.csv_columns": "CSV에는 premise와 hypothesis 열이 필요합니다. 지금 있는 열: {found}.",
     "parse.csv_pair_empty": (
-        "CSV의 {row}행 (헤더 바로 아래 행부터 셈): 전제와 가설 모두 내용이 있어야 합니다."
+        "CSV의 {row}행(헤더 바로 아래 행부터 셈): 전제와 가설 모두 내용이 있어야 합니다."
     ),
     "parse.lens_count": (
         "유효 길이 {value!r}: 시퀀스 {batch}개에 숫자가 {found}개 입력되었습니다. 시퀀스마다 0에서 "
@@ -189,22 +189,22 @@ KO: dict[str, str] = {
         "유효 길이: 시퀀스 {seq}의 값 {value!r}은(는) 허용되지 않습니다. 유효 길이는 0에서 {m} "
         "사이의 정수여야 합니다."
     ),
-    "parse.nli_label": "레이블 {value!r}은(는) {labels} 중 하나가 아닙니다 (레이블이 없으면 -)",
+    "parse.nli_label": "레이블 {value!r}은(는) {labels} 중 하나가 아닙니다(레이블이 없으면 -)",
     "parse.nli_empty": "{field}이(가) 비어 있습니다",
     "parse.nli_too_long": "{field}이(가) {found}자로, {limit}자를 넘습니다",
-    "parse.nli_json": "JSON 객체가 아닙니다 ({detail})",
+    "parse.nli_json": "JSON 객체가 아닙니다({detail})",
     "parse.nli_missing": "필드 {fields}이(가) 없습니다",
     "parse.nli_columns": "헤더에 {fields} 열이 있어야 합니다. 지금 헤더: {found}.",
-    "parse.nli_row": "행을 읽을 수 없습니다 ({detail})",
+    "parse.nli_row": "행을 읽을 수 없습니다({detail})",
     "parse.nli_cells": "헤더는 {expected}칸인데 이 행은 {found}칸입니다",
     "parse.nli_cache_cap": "문맥 임베딩이 {size} GB를 차지해 캐시 한도 {cap} GB를 넘습니다. 정적 임베딩이나 더 작은 파일을 쓰거나 --cache-gb를 늘리세요.",
     "parse.checkpoint_card": "체크포인트의 카드를 읽을 수 없습니다: {detail}.",
-    "parse.checkpoint_format": "attnviz NLI 체크포인트 카드가 아닙니다 (형식 {found!r}, 기대한 형식 {expected!r}).",
-    "parse.checkpoint_encoder": "이 체크포인트는 다른 인코더용으로 만들어졌습니다 (지문 {found}, 지금 인코더는 {expected}). 이 인코더로 다시 학습하세요.",
+    "parse.checkpoint_format": "attnviz NLI 체크포인트 카드가 아닙니다(형식 {found!r}, 기대한 형식 {expected!r}).",
+    "parse.checkpoint_encoder": "이 체크포인트는 다른 인코더용으로 만들어졌습니다(지문 {found}, 지금 인코더는 {expected}). 이 인코더로 다시 학습하세요.",
     "parse.checkpoint_size": "이 체크포인트는 크기 {found}의 임베딩용입니다. 이 인코더의 임베딩 크기는 {expected}입니다.",
     "parse.checkpoint_tensors": "체크포인트의 가중치가 카드와 맞지 않습니다: {detail}.",
-    "parse.checkpoint_suffix": "{name}: 체크포인트는 .json 카드와 함께 있는 .safetensors 파일입니다 (다른 형식은 읽지 않습니다).",
-    "parse.checkpoint_missing": "{path}에 체크포인트 (.safetensors 파일과 .json 카드)가 없습니다. make train-nli로 학습하세요.",
+    "parse.checkpoint_suffix": "{name}: 체크포인트는 .json 카드와 함께 있는 .safetensors 파일입니다(다른 형식은 읽지 않습니다).",
+    "parse.checkpoint_missing": "{path}에 체크포인트(.safetensors 파일과 .json 카드)가 없습니다. make train-nli로 학습하세요.",
     "parse.pair_label": "{where}: 레이블 {value!r}은(는) {labels} 중 하나가 아닙니다. 레이블이 없으면 비워 두세요.",
     "parse.nli_bad_row": "{line}번째 줄: {detail}. 그 행을 고치거나 지운 뒤 파일을 다시 올리세요.",
     "parse.nli_no_file": "{path}에 파일이 없습니다.",
@@ -215,5 +215,5 @@ KO: dict[str, str] = {
     "parse.job_watch": "dev 쌍 {found}번은 없습니다. dev 분할에는 {limit}쌍이 있습니다.",
     "parse.job_one_each": "이 세션에는 이미 대기 중이거나 실행 중인 학습 작업이 있습니다. 취소하거나 끝날 때까지 기다리세요.",
     "parse.job_queue_full": "이 서버에 이미 {limit}개의 작업이 대기 중입니다. 몇 분 뒤에 다시 시도하세요.",
-    "parse.job_too_few": "파일에 레이블이 있는 쌍이 {found}개뿐입니다. 학습에는 최소 {limit}개가 필요합니다 (10분의 1은 dev 분할로 떼어 둡니다).",
+    "parse.job_too_few": "파일에 레이블이 있는 쌍이 {found}개뿐입니다. 학습에는 최소 {limit}개가 필요합니다(10분의 1은 dev 분할로 떼어 둡니다).",
 }

@@ -120,28 +120,28 @@ EN: dict[str, str] = {
 KO: dict[str, str] = {
     "playground.nav": "플레이그라운드",
     "playground.tour": (
-        "쿼리, 키, 값을 직접 입력하거나 붙여 넣거나 업로드하거나 무작위로 생성합니다. 점수 함수 "
+        "쿼리, 키, 값을 직접 입력하거나 붙여 넣거나 업로드하거나 무작위로 생성합니다. 점수 함수"
         "(scoring function)와 마스크를 고르고, 모든 단계를 히트맵으로 보며 출력의 한 행이 어떻게 "
         "만들어지는지 확인합니다."
     ),
     "playground.title": "플레이그라운드",
     "playground.intro": (
         "쿼리, 키, 값을 입력하고 사이드바에서 점수 함수와 마스크를 고른 다음 각 단계를 따라가 "
-        "보세요: 원시 점수 (raw score), 마스킹된 점수, 소프트맥스 가중치, 출력."
+        "보세요: 원시 점수(raw score), 마스킹된 점수, 소프트맥스 가중치, 출력."
     ),
-    "playground.rows_ok": "허용된 키가 있는 모든 행의 합이 1입니다 (최대 편차 {dev}).",
+    "playground.rows_ok": "허용된 키가 있는 모든 행의 합이 1입니다(최대 편차 {dev}).",
     "playground.rows_bad": "행의 합이 1이 아닙니다: 최대 편차 {dev}.",
     "playground.fully_masked": (
         "쿼리 행 {count}개는 모든 키가 마스킹되었습니다. 채움 값이 {fill}일 때 이 행들의 가중치는 "
         "{what}."
     ),
-    "playground.fully_masked.uniform": "균등합니다 (각각 1/m, -1e6 기법이 주는 결과)",
-    "playground.fully_masked.zeros": "모두 0입니다 (-inf로 채우면 어텐션할 대상이 남지 않습니다)",
+    "playground.fully_masked.uniform": "균등합니다(각각 1/m, -1e6 기법이 주는 결과)",
+    "playground.fully_masked.zeros": "모두 0입니다(-inf로 채우면 어텐션할 대상이 남지 않습니다)",
     "playground.steps_heading": "단계별 보기",
     "playground.breakdown_heading": "출력 한 행이 만들어지는 과정",
     "playground.breakdown_query": "살펴볼 쿼리",
     "playground.formula_heading": "현재 수치를 대입한 수식",
-    "playground.downloads_heading": "행렬 내려받기 (CSV)",
+    "playground.downloads_heading": "행렬 내려받기(CSV)",
     "playground.big_note": (
         "{limit} × {limit}보다 큰 행렬은 셀에 숫자를 표시하지 않습니다. 마우스를 올려 값을 "
         "확인하세요."
@@ -150,18 +150,18 @@ KO: dict[str, str] = {
     "input.source": "입력 방식",
     "input.source.edit": "입력, 붙여 넣기, 편집",
     "input.source.upload": "파일 업로드",
-    "input.source.random": "무작위 (시드 고정)",
+    "input.source.random": "무작위(시드 고정)",
     "input.preset": "프리셋",
-    "input.preset.textbook": "교재: 쿼리 1개, 똑같은 키 10개 (d2l 11.3)",
+    "input.preset.textbook": "교재: 쿼리 1개, 똑같은 키 10개(d2l 11.3)",
     "input.preset.small": "작은 예제: 쿼리 3개, 키 4개",
     "input.preset.tokens": "셀프 어텐션: 토큰 4개",
     "input.preset.apply": "프리셋 불러오기",
-    "input.self_attention": "셀프 어텐션 (키 = 값 = 쿼리)",
+    "input.self_attention": "셀프 어텐션(키 = 값 = 쿼리)",
     "input.self_attention.help": "셀프 어텐션 층처럼 쿼리를 키와 값으로도 사용합니다.",
     "input.queries": "쿼리 Q",
     "input.keys": "키 K",
     "input.values": "값 V",
-    "input.text_help": "한 줄에 한 행 (또는 ';'로 구분), 숫자는 쉼표나 공백으로 구분합니다.",
+    "input.text_help": "한 줄에 한 행(또는 ';'로 구분), 숫자는 쉼표나 공백으로 구분합니다.",
     "input.grid": "표로 편집",
     "input.grid_too_big": (
         "표 편집기는 {limit} × {limit}까지의 행렬만 보여 줍니다. 이 행렬은 텍스트 상자를 "
@@ -186,7 +186,7 @@ KO: dict[str, str] = {
     "score.dot": "닷 프로덕트  q·k",
     "score.scaled_dot": "스케일드 닷 프로덕트  q·k / √d",
     "score.cosine": "코사인 유사도",
-    "score.general": "일반형 (쌍선형)  qᵀ W k",
+    "score.general": "일반형(쌍선형)  qᵀ W k",
     "score.additive": "가산  w_vᵀ tanh(W_q q + W_k k)",
     "score.gaussian": "가우스 커널  −‖q − k‖² / 2σ²",
     "controls.temperature": "온도",
@@ -200,10 +200,10 @@ KO: dict[str, str] = {
     "controls.masks": "마스크",
     "controls.valid_lens": "패딩: 쿼리별 유효 키 개수",
     "controls.valid_lens.help": (
-        "숫자 하나 (모든 쿼리에 같은 값) 또는 쿼리마다 하나씩 쉼표로 구분해 입력합니다. 위치가 "
-        "유효 길이 이상 (≥)인 키는 마스킹됩니다. 패딩을 쓰지 않으려면 비워 두세요."
+        "숫자 하나(모든 쿼리에 같은 값) 또는 쿼리마다 하나씩 쉼표로 구분해 입력합니다. 위치가 "
+        "유효 길이 이상(≥)인 키는 마스킹됩니다. 패딩을 쓰지 않으려면 비워 두세요."
     ),
-    "controls.causal": "인과 마스크 (쿼리 i는 키 0..i만 봄)",
+    "controls.causal": "인과 마스크(쿼리 i는 키 0..i만 봄)",
     "controls.cells": "셀을 직접 골라 마스킹",
     "controls.cells.help": "셀의 체크를 해제하면 그 쿼리가 그 키에 어텐션하지 못합니다.",
     "controls.cells_too_big": "셀 직접 고르기는 {limit} × {limit}까지만 쓸 수 있습니다.",
@@ -220,7 +220,7 @@ KO: dict[str, str] = {
         "점수나 가중치 히트맵의 셀을 클릭하면 그 쿼리와 키를 아래에서 자세히 볼 수 있습니다."
     ),
     "playground.pick_tip": (
-        "행렬이 너무 커서 클릭으로 고를 수 없습니다. 아래에서 쿼리를 고르세요 (입력해서 검색할 수 "
+        "행렬이 너무 커서 클릭으로 고를 수 없습니다. 아래에서 쿼리를 고르세요(입력해서 검색할 수 "
         "있습니다). 히트맵에 마우스를 올리면 셀의 행과 열을 볼 수 있습니다."
     ),
     "playground.selected_cell": (

@@ -95,8 +95,8 @@ KO: dict[str, str] = {
     "sqrt_d.d": "q와 k의 크기 d",
     "sqrt_d.d.help": "각 쿼리 벡터와 키 벡터의 성분 개수입니다.",
     "sqrt_d.m": "쿼리당 키 수 m",
-    "sqrt_d.m.help": "각 쿼리의 소프트맥스가 몇 개의 키에 대해 계산되는지입니다 (2절과 3절).",
-    "sqrt_d.samples": "표본 수 (q, k 쌍)",
+    "sqrt_d.m.help": "각 쿼리의 소프트맥스가 몇 개의 키에 대해 계산되는지입니다(2절과 3절).",
+    "sqrt_d.samples": "표본 수(q, k 쌍)",
     "sqrt_d.samples.help": "히스토그램과 분산 곡선에 쓰는 내적의 개수입니다.",
     "sqrt_d.seed": "시드",
     "sqrt_d.variance.heading": "1. 내적은 d와 함께 커집니다",
@@ -113,17 +113,17 @@ KO: dict[str, str] = {
     ),
     "sqrt_d.gradient.heading": "3. …그리고 그래디언트가 사라집니다",
     "sqrt_d.gradient.explain": (
-        "학습 신호는 소프트맥스의 야코비 행렬 (Jacobian)을 거쳐 거꾸로 흐릅니다. 가중치 하나가 1에 "
+        "학습 신호는 소프트맥스의 야코비 행렬(Jacobian)을 거쳐 거꾸로 흐릅니다. 가중치 하나가 1에 "
         "가깝고 나머지가 0에 가까우면 모든 성분 $\\alpha_i(\\delta_{ij} - \\alpha_j)$가 0에 "
-        "가까워져서 쿼리와 키가 거의 학습되지 않습니다. 곡선은 야코비 행렬의 프로베니우스 노름 "
+        "가까워져서 쿼리와 키가 거의 학습되지 않습니다. 곡선은 야코비 행렬의 프로베니우스 노름"
         "(Frobenius norm)을 쿼리에 대해 평균한 값입니다."
     ),
     "sqrt_d.small_d": (
         "d = {d}에서는 정규분포 점선이 맞지 않습니다. q·k는 곱 q_i k_i를 {d}개만 더한 것이고, "
         "서로 독립인 N(0, 1) 수 두 개의 곱 하나는 밀도가 K₀(|x|)/π (K₀는 변형 베셀 함수)여서 0에서 "
-        "뾰족하고 꼬리가 두껍습니다. 정규분포에서 0인 초과 첨도가 여기서는 6/d = {theory}입니다 "
+        "뾰족하고 꼬리가 두껍습니다. 정규분포에서 0인 초과 첨도가 여기서는 6/d = {theory}입니다"
         "(측정값: {measured}). d가 커져야 합이 정규분포에 가까워집니다. 히스토그램과 점선이 "
-        "공유하는 것은 평균 0과 분산 (d, 스케일링 후에는 1)뿐입니다."
+        "공유하는 것은 평균 0과 분산(d, 스케일링 후에는 1)뿐입니다."
     ),
     "sqrt_d.tex.measured": "측정값:",
     "sqrt_d.tex.unscaled": "(스케일링 없음)",
@@ -138,7 +138,7 @@ KO: dict[str, str] = {
     "sqrt_d.fig.score_axis": "점수",
     "sqrt_d.fig.d_axis": "d (로그 스케일)",
     "sqrt_d.fig.variance_title": "d에 따른 점수의 분산",
-    "sqrt_d.fig.variance_axis": "표본 분산 (로그 스케일)",
+    "sqrt_d.fig.variance_axis": "표본 분산(로그 스케일)",
     "sqrt_d.fig.theory_d": "이론: Var = d",
     "sqrt_d.fig.theory_1": "이론: Var = 1",
     "sqrt_d.fig.current": "선택한 d = {d}",

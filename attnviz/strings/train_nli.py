@@ -97,7 +97,7 @@ KO: dict[str, str] = {
         "NLI 페이지의 판정에 쓸 수 있고, 내려받았다가 나중에 다시 올릴 수 있습니다."
     ),
     "train_nli.data": "데이터",
-    "train_nli.data.shipped": "함께 제공되는 쌍 (data/nli)",
+    "train_nli.data.shipped": "함께 제공되는 쌍(data/nli)",
     "train_nli.data.upload": "내 레이블 파일",
     "train_nli.upload": (
         "레이블이 있는 쌍: SNLI / MultiNLI JSONL 또는 .txt, 또는 premise, hypothesis, label 열이 "
@@ -106,22 +106,22 @@ KO: dict[str, str] = {
     "train_nli.upload_help": (
         "파일의 쌍 중 10분의 1 (최소 10개)을 고정된 시드로 골라 dev 분할로 떼어 둡니다."
     ),
-    "train_nli.read": "{name}: 레이블이 있는 쌍 {kept}개를 읽었습니다 (레이블이 없는 {unlabelled}행은 건너뜀).",
+    "train_nli.read": "{name}: 레이블이 있는 쌍 {kept}개를 읽었습니다(레이블이 없는 {unlabelled}행은 건너뜀).",
     "train_nli.bad_rows": "읽을 수 없는 행이 {count}개 있습니다. 첫 번째: {first}",
     "train_nli.need_upload": "레이블 파일을 올리거나, 함께 제공되는 쌍으로 학습하세요.",
     "train_nli.settings": "모델과 학습",
     "train_nli.source": "토큰 임베딩",
-    "train_nli.source.static": "MiniLM 정적 입력 임베딩 (빠름)",
-    "train_nli.source.contextual": "MiniLM 문맥 임베딩, 한 층 (문장마다 MiniLM을 한 번 실행)",
+    "train_nli.source.static": "MiniLM 정적 입력 임베딩(빠름)",
+    "train_nli.source.contextual": "MiniLM 문맥 임베딩, 한 층(문장마다 MiniLM을 한 번 실행)",
     "train_nli.layer": "F, G, H가 읽는 MiniLM 층의 출력(모델 페이지와 같은 번호)",
     "train_nli.scale": "e의 스케일",
     "train_nli.hidden": "F, G, H의 은닉 크기",
     "train_nli.epochs": "에폭",
-    "train_nli.pairs": "사용할 학습 쌍 (최대)",
+    "train_nli.pairs": "사용할 학습 쌍(최대)",
     "train_nli.pairs_help": "정적 임베딩은 최대 {static}쌍, 문맥 임베딩은 최대 {contextual}쌍입니다.",
     "train_nli.watch": "에폭마다 정렬을 그릴 dev 쌍",
     "train_nli.caps": (
-        "작업당 한도: 학습 쌍 {pairs}개 (문맥 임베딩은 {contextual}개), 에폭 {epochs}번, 은닉 크기 "
+        "작업당 한도: 학습 쌍 {pairs}개(문맥 임베딩은 {contextual}개), 에폭 {epochs}번, 은닉 크기 "
         "{hidden}, 실행 시간 {minutes}분."
     ),
     "train_nli.start": "학습",
@@ -145,13 +145,13 @@ KO: dict[str, str] = {
     "train_nli.alignment_epoch": "보여 줄 에폭",
     "train_nli.watch_pair": "지켜보는 dev 쌍: {premise} ||| {hypothesis} ({label})",
     "train_nli.result": "학습한 모델",
-    "train_nli.use": "이 모델을 NLI 페이지에서 사용 (이 세션)",
+    "train_nli.use": "이 모델을 NLI 페이지에서 사용(이 세션)",
     "train_nli.using": "이제 NLI 페이지가 여기서 학습한 모델을 씁니다.",
-    "train_nli.download_weights": "가중치 내려받기 (.safetensors)",
-    "train_nli.download_card": "카드 내려받기 (.json)",
+    "train_nli.download_weights": "가중치 내려받기(.safetensors)",
+    "train_nli.download_card": "카드 내려받기(.json)",
     "train_nli.reupload": "전에 저장한 모델 불러오기",
-    "train_nli.reupload_weights": "가중치 (.safetensors)",
-    "train_nli.reupload_card": "카드 (.json)",
+    "train_nli.reupload_weights": "가중치(.safetensors)",
+    "train_nli.reupload_card": "카드(.json)",
     "train_nli.reupload_done": "{name}을(를) 불러왔습니다. 이 세션의 NLI 페이지에서 쓸 수 있습니다.",
     "train_nli.reupload_need_both": ".safetensors 가중치와 그 .json 카드를 모두 올리세요.",
     "train_nli.page_link": "NLI 페이지 열기",
