@@ -38,7 +38,6 @@ from attnviz.figures.matrix import (
     SELECT_CELL_LIMIT,
     Drawn,
     as_array,
-    axis_ticks,
     cell_number,
     cell_overlay,
     colour_range,
@@ -367,19 +366,6 @@ def upright_y_title(title: str, ticks_px: float) -> dict[str, Any] | None:
         "textangle": 0,
         "showarrow": False,
         "font": {"size": FONT_SIZE},
-    }
-
-
-def thinned_ticks(labels: list[str], limit: int | None) -> dict[str, object]:
-    """`axis_ticks`, or every k-th label when there are more than `limit`."""
-    if limit is None or len(labels) <= limit:
-        return axis_ticks(labels)
-    shown = range(0, len(labels), -(-len(labels) // limit))
-    return {
-        "automargin": True,
-        "tickmode": "array",
-        "tickvals": list(shown),
-        "ticktext": [escape_label(labels[i]) for i in shown],
     }
 
 

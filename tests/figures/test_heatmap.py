@@ -151,17 +151,21 @@ def test_step_figures_share_the_selection(result):
     assert [s.y0 for s in output_fig.layout.shapes] == [0.5]  # the query's output row
 
 
-def test_the_breakdown_outlines_the_selected_key(result):
-    values = torch.arange(12.0).reshape(4, 3)
-    fig = en.query_breakdown(
-        query=2,
-        scores=result.scores[2],
-        masked_scores=result.masked_scores[2],
-        weights=result.weights[2],
-        values=values,
-        mask=result.mask[2],
-        selected_key=1,
+def breakdown_of(result, query: int, **extra):
+    """The breakdown of `result`'s row `query`, with values 0..11 as (4, 3)."""
+    return en.query_breakdown(
+        query=query,
+        scores=result.scores[query],
+        masked_scores=result.masked_scores[query],
+        weights=result.weights[query],
+        values=torch.arange(12.0).reshape(4, 3),
+        mask=result.mask[query],
+        **extra,
     )
+
+
+def test_the_breakdown_outlines_the_selected_key(result):
+    fig = breakdown_of(result, 2, selected_key=1)
     bars = [d for d in fig.data if d.type == "bar"]
     assert all(list(b.marker.line.width) == [0, 3, 0, 0] for b in bars)
     (frame,) = fig.layout.shapes
@@ -195,14 +199,7 @@ def test_wrong_rank_and_labels_raise():
 
 def test_query_breakdown_adds_up(result):
     values = torch.arange(12.0).reshape(4, 3)
-    fig = en.query_breakdown(
-        query=1,
-        scores=result.scores[1],
-        masked_scores=result.masked_scores[1],
-        weights=result.weights[1],
-        values=values,
-        mask=result.mask[1],
-    )
+    fig = breakdown_of(result, 1)
     raw, masked, marks, weights, table = fig.data
     np.testing.assert_allclose(raw.y, result.scores[1].numpy(), rtol=1e-6)
     assert np.isnan(masked.y[2:]).all()  # masked keys get no bar ...

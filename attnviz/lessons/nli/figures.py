@@ -11,7 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from attnviz.figures.heatmap import heatmap, thinned_ticks
+from attnviz.figures.fit import fitted_ticks
+from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
 from attnviz.figures.style import FONT_SIZE, colorbar, labels_width, style_layout
@@ -141,8 +142,8 @@ def compare_figure(
             "showgrid": False,
             "zeroline": False,
             "autorange": "reversed",
-            # A label every 18 px at most: 128-token rows are 1.6 px each.
-            **thinned_ticks(names, max(1, int(heights[panel] // (FONT_SIZE + 3)))),
+            # The labels the panel's height holds: 128-token rows are 1.6 px each.
+            **fitted_ticks(names, heights[panel], across=False),
         }
     layout["xaxis"] = {
         "title": escape_label(text("nli.dims")),
