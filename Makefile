@@ -28,13 +28,13 @@ export TRANSFORMERS_OFFLINE := 1
 
 # A personal copy: this machine only. `make serve` is the one for a class.
 run: $(RUN_STAMP)
-	$(VENV)/bin/streamlit run dashboard.py --server.address 127.0.0.1 --server.port $(PORT)
+	$(PY) -m attnviz run --host 127.0.0.1 --port $(PORT)
 
 # For a class: every interface, one process or REPLICAS behind HAProxy (attnviz/serve.py).
 REPLICAS ?= 1
 HOST ?= 0.0.0.0
 serve: $(RUN_STAMP) $(if $(filter-out 1,$(REPLICAS)),haproxy)
-	$(PY) -m attnviz.serve --replicas $(REPLICAS) --host $(HOST) --port $(PORT)
+	$(PY) -m attnviz serve --replicas $(REPLICAS) --host $(HOST) --port $(PORT)
 
 haproxy:
 	@bash scripts/ensure_haproxy.sh
@@ -89,7 +89,7 @@ TEST ?= $(NLI)/test.jsonl
 OUT ?= $(NLI)/model/default.safetensors
 NLI_SETTINGS ?= --source contextual --layer 3 --scale none --batch-size 32 --epochs 12
 train-nli: $(RUN_STAMP)
-	$(PY) -m attnviz.nli_train --data $(DATA) $(if $(DEV),--dev $(DEV)) $(if $(TEST),--test $(TEST)) \
+	$(PY) -m attnviz train-nli --data $(DATA) $(if $(DEV),--dev $(DEV)) $(if $(TEST),--test $(TEST)) \
 		--baseline $(NLI_SETTINGS) --out $(OUT)
 
 clean:

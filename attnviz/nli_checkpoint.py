@@ -24,6 +24,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
+from attnviz import paths
 from attnviz.errors import InputError
 from attnviz.nli_data import LABELS
 from attnviz.nli_model import (
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from attnviz.encoder import Encoder
 
 FORMAT = "attnviz-nli/1"
-DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "nli"
+DATA_DIR = paths.DATA / "nli"
 DEFAULT_CHECKPOINT = DATA_DIR / "model" / "default.safetensors"
 CHECKPOINT_ENV = "ATTNVIZ_NLI_CHECKPOINT"
 MAX_CHECKPOINT_BYTES = 50_000_000  # a model of hidden size 1,000 over 384-wide embeddings: ~14 MB

@@ -1,6 +1,6 @@
 """Training the NLI classifier on labelled pairs: seeded, deterministic on the CPU, streaming.
 
-    python -m attnviz.nli_train --data TRAIN [--dev DEV] [--test TEST] [--source static]
+    attnviz train-nli --data TRAIN [--dev DEV] [--test TEST] [--source static]
         [--layer 6] [--scale sqrt_d] [--hidden 200] [--epochs 20] [--out PATH.safetensors]
 
 `make train-nli` trains the default checkpoint on the shipped set (data/nli/). Files are read by
@@ -484,7 +484,9 @@ class _Bars:
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Train the NLI classifier (attnviz.nli_train).")
+    parser = argparse.ArgumentParser(
+        prog="attnviz train-nli", description="Train the NLI classifier (attnviz.nli_train)."
+    )
     default = nli_checkpoint.DATA_DIR
     parser.add_argument("--data", type=Path, default=default / "train.jsonl", help="training pairs")
     parser.add_argument("--dev", type=Path, default=None, help="dev pairs (pick the best epoch)")

@@ -1,9 +1,10 @@
 """Serve attnviz for a class: one app process, or N replicas behind HAProxy.
 
-    python -m attnviz.serve [--replicas N] [--host 0.0.0.0] [--port 8501]
+    attnviz serve [--replicas N] [--host 0.0.0.0] [--port 8501]
 
-`make serve REPLICAS=N PORT=...` runs this. It binds every interface by default (a class on
-one network reaches it; `make run` stays on 127.0.0.1 for a personal copy) and says so.
+`make serve REPLICAS=N PORT=...` runs this (so does `python -m attnviz.serve`). It binds every
+interface by default (a class on one network reaches it; `attnviz run` and `make run` stay on
+127.0.0.1 for a personal copy) and says so.
 
 With N > 1 the replicas listen on 127.0.0.1, ports port + 1 .. port + N, and HAProxy (Debian's
 `haproxy` package) listens on host:port in front of them:
@@ -31,10 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from attnviz.paths import APP_ROOT, DASHBOARD, STREAMLIT_CONFIG
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 COOKIE = "ATTNVIZ_REPLICA"  # HAProxy's stickiness cookie; its value names the replica
 REPLICA_ENV = "ATTNVIZ_REPLICA"  # each replica's own name, for the failover notice
 HAPROXY = os.environ.get("ATTNVIZ_HAPROXY", "haproxy")
@@ -75,12 +79,29 @@ def haproxy_config(host: str, port: int, replica_ports: list[int]) -> str:
     return CONFIG.format(host=host, port=port, cookie=COOKIE, servers=servers)
 
 
-def streamlit_command(host: str, port: int) -> list[str]:
-    return [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
-        "--server.headless", "true", "--server.address", host, "--server.port", str(port),
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
+def config_flags(config: Path = STREAMLIT_CONFIG) -> dict[str, str]:
+    """The app's `.streamlit/config.toml` as `streamlit run` flags: Streamlit reads that file
+    only from the folder it is started in, and an installed attnviz starts anywhere."""
+    flags: dict[str, str] = {}
+    for section, options in tomllib.loads(config.read_text(encoding="utf-8")).items():
+        for option, value in options.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            flags[f"--{section}.{option}"] = text
+    return flags
+
+
+def streamlit_command(host: str, port: int, *, headless: bool = True) -> list[str]:
+    """`streamlit run` of the app with every setting of its config file, on host:port."""
+    flags = config_flags() | {"--server.address": host, "--server.port": str(port)}
+    if headless:
+        flags["--server.headless"] = "true"
+    return [sys.executable, "-m", "streamlit", "run", str(DASHBOARD),
+            *(part for flag in flags.items() for part in flag)]  # fmt: skip
+
+
+def app_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment for the app: the model is read from disk, never fetched."""
+    return os.environ | OFFLINE | (extra or {})
 
 
 def healthy(url: str) -> bool:
@@ -100,7 +121,7 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Serve attnviz (attnviz.serve).")
+    parser = argparse.ArgumentParser(prog="attnviz serve", description="Serve attnviz for a class.")
     parser.add_argument("--replicas", type=int, default=1, help="app processes (HAProxy if > 1)")
     parser.add_argument("--host", default="0.0.0.0", help="interface to bind (0.0.0.0: all)")
     parser.add_argument("--port", type=int, default=8501)
@@ -119,10 +140,10 @@ def _where(host: str, port: int) -> str:
 
 def serve(args: argparse.Namespace) -> int:
     """Start the replicas (and HAProxy), print where, wait until stopped or one of them ends."""
-    env = os.environ | {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+    env = app_environment({"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)})
     if args.replicas == 1 and not args.check:
         print(f"attnviz: serving on {_where(args.host, args.port)}", flush=True)
-        return subprocess.call(streamlit_command(args.host, args.port), cwd=ROOT, env=env)
+        return subprocess.call(streamlit_command(args.host, args.port), cwd=APP_ROOT, env=env)
     if shutil.which(HAPROXY) is None:
         print("error: haproxy is missing: apt-get install haproxy", file=sys.stderr)
         return 2
@@ -137,7 +158,7 @@ def serve(args: argparse.Namespace) -> int:
         try:
             for i, port in enumerate(ports, start=1):
                 replica = env | {REPLICA_ENV: f"r{i}"}
-                process = subprocess.Popen(streamlit_command("127.0.0.1", port), cwd=ROOT,
+                process = subprocess.Popen(streamlit_command("127.0.0.1", port), cwd=APP_ROOT,
                                            env=replica)  # fmt: skip
                 processes.append(process)
                 print(f"replica r{i} pid {process.pid} port {port}", flush=True)

@@ -76,7 +76,7 @@ def test_no_cookie_secret_is_committed_and_make_run_is_local():
         assert not re.search(r"cookieSecret\s*=|COOKIE_SECRET:\s*[0-9a-f]{16}", path.read_text())
     makefile = (ROOT / "Makefile").read_text()
     run = makefile[makefile.index("\nrun:") :].split("\n\n")[0]
-    assert "--server.address 127.0.0.1" in run
+    assert "attnviz run --host 127.0.0.1" in run
     assert "--host $(HOST)" in makefile and "HOST ?= 0.0.0.0" in makefile
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from pathlib import Path
 
 import streamlit as st
 
@@ -22,8 +21,8 @@ from attnviz.app.links import PRESENT, SETTING_KEYS, apply_values
 from attnviz.app.state import init_state
 from attnviz.i18n import DEFAULT_LANGUAGE, LANGUAGES, set_language, t
 from attnviz.lessons import Lesson, lessons
+from attnviz.paths import APP_ROOT
 
-APP_ROOT = Path(__file__).resolve().parents[2]
 # The tab's icon: the browser draws an emoji into a data: URL itself, whereas a ":material/...:"
 # icon is fetched from fonts.gstatic.com on every page (nothing offline). An image file would
 # stay local too, but Streamlit then imports numpy and PIL before the title, outside the lock.

@@ -1,0 +1,7 @@
+"""`python -m attnviz` is the `attnviz` command (attnviz.cli)."""
+
+import sys
+
+from attnviz.cli import main
+
+sys.exit(main())
