@@ -46,6 +46,10 @@ EN: dict[str, str] = {
     "fig.breakdown.top": (
         "The {shown} keys with the largest weights of {total}; the others are summed in one row."
     ),
+    "fig.lines.queries": "Queries",
+    "fig.lines.keys": "Keys",
+    "fig.lines.row": "its strongest keys",
+    "fig.lines.col": "the queries that attend to it most",
 }
 
 KO: dict[str, str] = {
@@ -91,4 +95,8 @@ KO: dict[str, str] = {
     "fig.breakdown.top": (
         "{total}개 키 가운데 가중치가 가장 큰 {shown}개입니다. 나머지는 한 행으로 합쳤습니다."
     ),
+    "fig.lines.queries": "쿼리",
+    "fig.lines.keys": "키",
+    "fig.lines.row": "가중치가 가장 큰 키",
+    "fig.lines.col": "이 키에 가장 많이 어텐션하는 쿼리",
 }

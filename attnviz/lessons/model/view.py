@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -19,8 +18,7 @@ from attnviz.app.plot import plot, plot_row
 from attnviz.app.selection import selected_head, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat, attention_view
-from attnviz.figures.grid import head_grid
-from attnviz.figures.heatmap import heatmap
+from attnviz.figures.model import head_figures, model_view
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.model.compute import renormalise, specials_share
 
@@ -107,37 +105,12 @@ def grid_figure(
     """The model view, cached on what `_attn` was made from. It does not frame the chosen head:
     the same figure is sent again, and Chromium keeps the drawn one (a changed one, even a
     frame, is drawn anew: 72 subplots take 1.3 to 2 s)."""
-    return head_grid(
-        _attn,
-        title=text("model.grid_title"),
-        layer_label=text("fig.layer"),
-        head_label=text("fig.head"),
-        selectable=True,
-    )
+    return model_view(_attn, text, selectable=True)
 
 
 def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice) -> None:
     """The chosen head beside its layer's average over heads."""
-    text = catalogue()
-    labels: dict[str, Any] = {
-        "text": text,
-        "kind": "weights",
-        "row_labels": rows,
-        "col_labels": cols,
-        "row_name": t("model.queries"),
-        "col_name": t("model.keys"),
-        "y_title": t("model.queries"),
-        "x_title": t("model.keys"),
-        "across": 2,
-    }
-    head_title = t("model.head_title", layer=choice.layer, head=choice.head)
-    average_title = t("model.average_title", layer=choice.layer, heads=attn.shape[1])
-    plot_row(
-        {
-            "view_head": heatmap(attn[choice.layer, choice.head], title=head_title, **labels),
-            "view_average": heatmap(attn[choice.layer].mean(dim=0), title=average_title, **labels),
-        }
-    )
+    plot_row(head_figures(attn, choice.layer, choice.head, rows, cols, catalogue()))
 
 
 def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice) -> None:

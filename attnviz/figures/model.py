@@ -1,0 +1,59 @@
+"""A pretrained model's attention as the Model attention page draws it: the model view (every
+layer x head) and one head beside its layer's average over heads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+import torch
+
+from attnviz.figures.grid import head_grid
+from attnviz.figures.heatmap import heatmap
+from attnviz.i18n import Catalogue
+
+
+def model_view(attentions: torch.Tensor, text: Catalogue, *, selectable: bool = False) -> go.Figure:
+    """Every head of (L, H, r, c) `attentions`, layers down and heads across (`head_grid`)."""
+    return head_grid(
+        attentions,
+        title=text("model.grid_title"),
+        layer_label=text("fig.layer"),
+        head_label=text("fig.head"),
+        selectable=selectable,
+    )
+
+
+def head_figures(
+    attentions: torch.Tensor,
+    layer: int,
+    head: int,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    text: Catalogue,
+) -> dict[str, go.Figure]:
+    """Head `head` of layer `layer` ("view_head") beside the layer's mean over its heads
+    ("view_average"), queries down and keys across, for two charts side by side."""
+    labels: dict[str, Any] = {
+        "text": text,
+        "kind": "weights",
+        "row_labels": rows,
+        "col_labels": cols,
+        "row_name": text("model.queries"),
+        "col_name": text("model.keys"),
+        "y_title": text("model.queries"),
+        "x_title": text("model.keys"),
+        "across": 2,
+    }
+    layer_heads = attentions[layer]  # (H, r, c)
+    return {
+        "view_head": heatmap(
+            layer_heads[head], title=text("model.head_title", layer=layer, head=head), **labels
+        ),
+        "view_average": heatmap(
+            layer_heads.mean(dim=0),
+            title=text("model.average_title", layer=layer, heads=layer_heads.shape[0]),
+            **labels,
+        ),
+    }
