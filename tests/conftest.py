@@ -10,3 +10,13 @@ from attnviz.encoder import Encoder, load_encoder
 @pytest.fixture(scope="module")
 def encoder() -> Encoder:
     return load_encoder()
+
+
+# tests/test_install.py builds a whole environment and runs in it (about 2.5 minutes, mostly on
+# one core): first in the order, so that pytest-xdist starts it on one worker while the other
+# takes the files after it, instead of running it alone at the end.
+SLOWEST_FIRST = ("test_install.py",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in SLOWEST_FIRST)  # stable: the rest keep order

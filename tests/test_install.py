@@ -14,8 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +26,7 @@ from plotly.offline import get_plotlyjs
 
 from attnviz.attention import attend, causal_mask
 from attnviz.inputs import PRESETS
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, free_port
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, free_port, wait_healthy
 from tests.figures.test_notebook import FETCHES
 from tests.plotly_data import decode
 
@@ -149,20 +147,6 @@ def test_the_command_and_the_backend_work_there(venv, tmp_path):
     assert "site-packages/attnviz/_shipped" in root and found == "True" and total == "2.0"
 
 
-def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            pytest.fail(f"attnviz run did not start: {log.read_text()[-2000:]}")
-        time.sleep(0.2)
-
-
 def test_attnviz_run_serves_the_app_with_its_settings_from_another_folder(venv, tmp_path, browser):
     port, log = free_port(), tmp_path / "run.log"
     with log.open("w") as out:
@@ -173,7 +157,7 @@ def test_attnviz_run_serves_the_app_with_its_settings_from_another_folder(venv, 
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(url, server, log)
+        wait_healthy(url, server, log, timeout=90)
         # attnviz run became Streamlit (exec): its command line holds the settings.
         command = Path(f"/proc/{server.pid}/cmdline").read_bytes().split(b"\0")
         assert b"--runner.postScriptGC" in command
@@ -255,18 +239,11 @@ def test_the_attention_notebook_draws_what_attend_computes(executed):
     assert (executed["attention_steps"]["folder"] / "causal_weights.html").stat().st_size > 1e6
 
 
-@pytest.fixture(scope="module")
-def minilm() -> Any:
-    from attnviz.encoder import Encoder
-
-    return Encoder()
-
-
-def test_the_nli_notebook_draws_the_shipped_classifiers_alignment(executed, minilm):
+def test_the_nli_notebook_draws_the_shipped_classifiers_alignment(executed, encoder):
     from attnviz.nli import LABELS, load_classifier
 
     figures = _figures(executed["nli_alignment"])
-    read = load_classifier(encoder=minilm).read(
+    read = load_classifier(encoder=encoder).read(
         [("A man is playing a guitar on stage.", "A person is performing music.")]
     )
     la, lb = len(read.premises[0]), len(read.hypotheses[0])
@@ -285,9 +262,9 @@ def test_the_nli_notebook_draws_the_shipped_classifiers_alignment(executed, mini
                                read.probabilities[0], rtol=1e-5)  # fmt: skip
 
 
-def test_the_model_notebook_draws_the_models_own_attentions(executed, minilm):
+def test_the_model_notebook_draws_the_models_own_attentions(executed, encoder):
     figures = _figures(executed["model_heads"])
-    encoded = minilm.encode("The cat sat on the mat because it was warm.")
+    encoded = encoder.encode("The cat sat on the mat because it was warm.")
     heatmaps = [t for t in figures["model_view"]["data"] if t["type"] == "heatmap"]
     assert len(heatmaps) == 6 * 12
     np.testing.assert_allclose(decode(heatmaps[2 * 12 + 3]["z"]).astype(float),

@@ -21,19 +21,21 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 import torch
-from plotly.io._base_renderers import PlotlyRenderer
+from plotly.io.base_renderers import PlotlyRenderer
 
 from attnviz.attention import AttentionResult
 from attnviz.figures import breakdown, export, heatmap, lines, model, steps
 from attnviz.figures.fit import chart_width
 from attnviz.figures.labels import default_labels
-from attnviz.i18n import Catalogue
+from attnviz.i18n import LANGUAGES, Catalogue
 
 RENDERER = "attnviz"
 STEPS = steps.STEPS
 
 
 def _text(language: str) -> Catalogue:
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
     return Catalogue(language)
 
 

@@ -95,6 +95,7 @@ TITLE_MODULES = {
     "attnviz.errors",
     "attnviz.i18n",
     "attnviz.lessons",
+    "attnviz.paths",
 }
 
 

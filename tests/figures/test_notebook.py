@@ -96,6 +96,8 @@ def test_the_model_view_and_one_head(attentions):
     np.testing.assert_allclose(decode(head.data[0].z).astype(float), attentions[2, 3], rtol=1e-6)
     assert head.layout.title.text == "Layer 2, head 3"
     assert "층 2" in figures.head_heatmap(attentions, TOKENS, 2, 3, language="ko").layout.title.text
+    with pytest.raises(ValueError, match="unknown language 'fr': choose one of en, ko"):
+        figures.model_view(attentions, language="fr")
     with pytest.raises(ValueError, match="layer 3, head 0 is out of range: layers 0 to 2"):
         figures.head_view(attentions, TOKENS, 3, 0)
     with pytest.raises(ValueError, match="T = 4 tokens, got \\(3, 4, 5, 5\\)"):
