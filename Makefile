@@ -62,6 +62,7 @@ test-fast: $(DEV_STAMP)
 bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_attention
 	$(PY) -m benchmarks.bench_heads
+	$(PY) -m benchmarks.bench_layers
 	$(PY) -m benchmarks.bench_model
 	$(PY) -m benchmarks.bench_pages
 	$(PY) -m benchmarks.bench_payload
