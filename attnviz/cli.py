@@ -38,10 +38,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def run(host: str, port: int) -> int:
     """Replace this process with Streamlit serving the app (Ctrl-C and signals reach it)."""
-    from attnviz.serve import app_environment, streamlit_command
+    from attnviz.serve import app_environment, streamlit_command, where
 
     command = streamlit_command(host, port, headless=False)
-    print(f"attnviz: http://{host}:{port}", flush=True)
+    print(f"attnviz: serving on {where(host, port)}", flush=True)
     os.execve(command[0], command, app_environment())
     return 0  # not reached
 

@@ -132,7 +132,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _where(host: str, port: int) -> str:
+def where(host: str, port: int) -> str:
     if host in ("0.0.0.0", "::"):
         return f"every interface, port {port} (http://<this machine's address>:{port})"
     return f"http://{host}:{port}"
@@ -142,7 +142,7 @@ def serve(args: argparse.Namespace) -> int:
     """Start the replicas (and HAProxy), print where, wait until stopped or one of them ends."""
     env = app_environment({"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)})
     if args.replicas == 1 and not args.check:
-        print(f"attnviz: serving on {_where(args.host, args.port)}", flush=True)
+        print(f"attnviz: serving on {where(args.host, args.port)}", flush=True)
         return subprocess.call(streamlit_command(args.host, args.port), cwd=APP_ROOT, env=env)
     if shutil.which(HAPROXY) is None:
         print("error: haproxy is missing: apt-get install haproxy", file=sys.stderr)
@@ -169,7 +169,7 @@ def serve(args: argparse.Namespace) -> int:
             local = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
             wait_healthy(f"http://{local}:{args.port}", balancer, timeout=30)  # checks passed
             print(f"attnviz: {args.replicas} replicas behind HAProxy on "
-                  f"{_where(args.host, args.port)}", flush=True)  # fmt: skip
+                  f"{where(args.host, args.port)}", flush=True)  # fmt: skip
             return _wait(balancer)
         finally:
             for process in processes:

@@ -93,6 +93,8 @@ def test_the_command_names_its_three_commands(capsys):
 def test_run_stays_on_this_machine_unless_told():
     args = cli._parser().parse_args(["run"])
     assert (args.host, args.port) == ("127.0.0.1", 8501)
+    assert serve.where("127.0.0.1", 8501) == "http://127.0.0.1:8501"
+    assert serve.where("0.0.0.0", 8600).startswith("every interface, port 8600")
 
 
 @pytest.mark.parametrize("argv", [["run", "--replicas", "2"], ["run", "--port", "x"], []])
