@@ -32,13 +32,12 @@ def _checked(embeddings: torch.Tensor) -> torch.Tensor:
     return x.detach()
 
 
-def _gradient(forward: Forward, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """(f(x), df/dx) for one (T, d) point."""
+def _gradient(forward: Forward, x: torch.Tensor) -> torch.Tensor:
+    """(T, d): df/dx at one point."""
     with torch.enable_grad():
         point = x.clone().requires_grad_(True)
-        value = _scalar(forward(point))
-        (grad,) = torch.autograd.grad(value, point)
-    return value.detach(), grad  # (), (T, d)
+        (grad,) = torch.autograd.grad(_scalar(forward(point)), point)
+    return grad
 
 
 def _scalar(value: torch.Tensor) -> torch.Tensor:
@@ -50,8 +49,7 @@ def _scalar(value: torch.Tensor) -> torch.Tensor:
 def gradient_x_input(forward: Forward, embeddings: torch.Tensor) -> torch.Tensor:
     """(T,): sum over d of x * df/dx."""
     x = _checked(embeddings)
-    _, grad = _gradient(forward, x)
-    return (x * grad).sum(dim=-1)  # (T,)
+    return (x * _gradient(forward, x)).sum(dim=-1)  # (T,)  # (T,)
 
 
 def _nodes(steps: int, method: str) -> tuple[np.ndarray, np.ndarray]:

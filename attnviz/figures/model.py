@@ -35,7 +35,29 @@ def head_figures(
 ) -> dict[str, go.Figure]:
     """Head `head` of layer `layer` ("view_head") beside the layer's mean over its heads
     ("view_average"), queries down and keys across, for two charts side by side."""
-    labels: dict[str, Any] = {
+    layer_heads = attentions[layer]  # (H, r, c)
+    title = text("model.average_title", layer=layer, heads=layer_heads.shape[0])
+    return {
+        "view_head": head_heatmap(attentions, layer, head, rows, cols, text),
+        "view_average": heatmap(layer_heads.mean(dim=0), title=title, **_labels(rows, cols, text)),
+    }
+
+
+def head_heatmap(
+    attentions: torch.Tensor,
+    layer: int,
+    head: int,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    text: Catalogue,
+) -> go.Figure:
+    """One head's (r, c) weights, queries down and keys across, sized two charts across."""
+    title = text("model.head_title", layer=layer, head=head)
+    return heatmap(attentions[layer, head], title=title, **_labels(rows, cols, text))
+
+
+def _labels(rows: Sequence[str], cols: Sequence[str], text: Catalogue) -> dict[str, Any]:
+    return {
         "text": text,
         "kind": "weights",
         "row_labels": rows,
@@ -45,15 +67,4 @@ def head_figures(
         "y_title": text("model.queries"),
         "x_title": text("model.keys"),
         "across": 2,
-    }
-    layer_heads = attentions[layer]  # (H, r, c)
-    return {
-        "view_head": heatmap(
-            layer_heads[head], title=text("model.head_title", layer=layer, head=head), **labels
-        ),
-        "view_average": heatmap(
-            layer_heads.mean(dim=0),
-            title=text("model.average_title", layer=layer, heads=layer_heads.shape[0]),
-            **labels,
-        ),
     }

@@ -147,8 +147,7 @@ def head_heatmap(
     attention page's enlarged head)."""
     attn = _head_checked(attentions, tokens, layer, head)
     labels = [str(token) for token in tokens]
-    figs = model.head_figures(attn, layer, head, labels, labels, _text(language))
-    return _sized(figs["view_head"], across=2)
+    return _sized(model.head_heatmap(attn, layer, head, labels, labels, _text(language)), 2)
 
 
 def head_view(

@@ -84,8 +84,9 @@ def app_url() -> Iterator[str]:
             server.wait(timeout=20)
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def chromium() -> Iterator[object]:
+    """Debian's Chromium through Playwright, until the generator is closed; skipped where it is
+    missing (failed on CI). Session fixtures here and in tests/test_install.py yield from it."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing: install Debian's chromium (make test does, as root)"
         if os.environ.get("CI") == "true":
@@ -97,6 +98,11 @@ def browser() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    yield from chromium()
 
 
 @pytest.fixture
