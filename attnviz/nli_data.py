@@ -24,6 +24,12 @@ from attnviz.errors import InputError
 
 LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
 LABEL_INDEX = {label: index for index, label in enumerate(LABELS)}
+# The catalogue keys of the labels' names on the pages (attnviz.strings.nli).
+LABEL_KEYS = {
+    "entailment": "nli.label.entailment",
+    "neutral": "nli.label.neutral",
+    "contradiction": "nli.label.contradiction",
+}
 UNLABELLED = "-"  # SNLI / MultiNLI: no gold label (the annotators disagreed)
 MAX_SENTENCE_CHARS = 10_000
 SHOWN_ERRORS = 20  # bad rows kept with their message; the rest are counted

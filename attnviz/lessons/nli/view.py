@@ -268,7 +268,7 @@ def show_verdict(read: Verdicts, index: int, card: dict[str, Any], num_layers: i
         plot(figures.verdict_figure(probabilities, catalogue()), key="nli_verdict")
     with right:
         share = f"{float(probabilities.max()):.0%}"
-        label = t(figures.LABEL_KEYS[best])
+        label = t(nli_data.LABEL_KEYS[best])
         st.metric(t("nli.verdict.metric"), label, share, delta_color="off", delta_arrow="off")
         with st.popover(t("nli.card.open"), icon=":material/info:"):
             st.markdown(card_text(card, num_layers))
