@@ -6,6 +6,7 @@ import streamlit as st
 
 from attnviz.app.controls import Control, select, text_input
 from attnviz.app.state import init_state
+from attnviz.errors import InputError
 from attnviz.i18n import t
 
 MAX_SENTENCE_CHARS = 10_000
@@ -53,3 +54,14 @@ def pair_boxes(preset: Control, a: Control, b: Control, a_label: str, b_label: s
     left, right = st.columns(2)
     text_input(a, a_label, where=left, area=90, max_chars=MAX_SENTENCE_CHARS)
     text_input(b, b_label, where=right, area=90, max_chars=MAX_SENTENCE_CHARS)
+
+
+def sentence_pair(preset: Control, a: Control, b: Control) -> tuple[str, str | None]:
+    """The model pages' boxes (`pair_boxes`): sentence A, and sentence B or None when it is
+    empty; an InputError when A is."""
+    pair_boxes(preset, a, b, t("model.sentence_a"), t("model.sentence_b"))
+    text_a = st.session_state.get(a.key) or ""
+    text_b = st.session_state.get(b.key) or ""
+    if not text_a.strip():
+        raise InputError("sentence_empty", which=t("model.sentence_a"))
+    return text_a, text_b if text_b.strip() else None

@@ -10,13 +10,12 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from attnviz import parsing
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import show_error
 from attnviz.app.model import encoder
 from attnviz.app.plot import plot, plot_row
 from attnviz.app.selection import selected_head, store_click
-from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
+from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
 from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat, attention_view
 from attnviz.figures.model import head_figures, model_view
 from attnviz.i18n import Catalogue, catalogue, t
@@ -57,16 +56,6 @@ class ModelChoice:
     merge_words: bool
     block: str
     renormalise: bool = False  # rows over the shown tokens (with the specials hidden only)
-
-
-def sentences() -> tuple[str, str | None]:
-    """Sentence A and an optional sentence B, with the NLI examples as presets."""
-    pair_boxes(PRESET, SENTENCE_A, SENTENCE_B, t("model.sentence_a"), t("model.sentence_b"))
-    text_a = st.session_state.get(SENTENCE_A.key) or ""
-    text_b = st.session_state.get(SENTENCE_B.key) or ""
-    if not text_a.strip():
-        raise parsing.InputError("sentence_empty", which=t("model.sentence_a"))
-    return text_a, text_b if text_b.strip() else None
 
 
 def choose(num_layers: int, num_heads: int, is_pair: bool) -> ModelChoice:
@@ -161,7 +150,7 @@ def show() -> None:
     model = encoder()
     links.publish_link(LINK)
     try:
-        text_a, text_b = sentences()
+        text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)
         choice = choose(model.num_layers, model.num_heads, is_pair=text_b is not None)
         with st.spinner(t("model.computing")):
             encoded = encode_pair(model, text_a, text_b)
