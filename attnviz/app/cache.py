@@ -11,11 +11,45 @@ model, a result the key already determines) are not hashed.
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, cast
 
 import streamlit as st
+
+T = TypeVar("T")
 
 RESULT_ENTRIES = 16
 FIGURE_ENTRIES = 16
 
 results = functools.partial(st.cache_data, max_entries=RESULT_ENTRIES, show_spinner=False)
 figures = functools.partial(st.cache_resource, max_entries=FIGURE_ENTRIES, show_spinner=False)
+
+
+class Kept:
+    """Results that show a progress bar while they are computed, kept for every session.
+
+    `st.cache_data` replays the elements a cached function draws and cannot update a bar drawn
+    outside it, so these results are kept here: a bounded store shared by every session (the
+    same object for each, never changed after it is made), least recently used out first. Two
+    sessions asking for the same missing key at once may both compute it; the last one kept.
+    """
+
+    def __init__(self, entries: int = RESULT_ENTRIES) -> None:
+        self._entries = entries
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The result kept under `key`, or `compute()` kept under it."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return cast(T, self._items[key])
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._entries:
+                self._items.popitem(last=False)
+        return value
