@@ -1,0 +1,214 @@
+"""The across-layers lesson's numbers: head statistics by name, and gradient saliency of
+all-MiniLM-L6-v2 for two targets, each sentence read alone as the model reads it.
+
+- "similarity": the cosine of the two sentences' mean-pooled last hidden states, the score
+  sentence-transformers gives a pair (its L2 normalising does not change a cosine);
+- "verdict": the trained NLI classifier's logit of the label it predicts, through the embedding
+  it was trained on (MiniLM's contextual layer or its word-embedding rows).
+
+Saliency is taken with respect to the word-embedding output: each sentence's rows
+[CLS] A [SEP] and [CLS] B [SEP], concatenated (T_a + T_b, d), go into the model as
+`inputs_embeds`, which adds positions and token types and normalises, as for token ids.
+No Streamlit, no Plotly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+from attnviz import head_stats, saliency
+from attnviz.encoder import Encoded, Encoder
+from attnviz.rollout import attention_rollout
+
+if TYPE_CHECKING:
+    from attnviz.nli_model import Classifier
+
+# Head statistics in the page's order, each with its colour scale: "activations" from 0 to the
+# largest (nats, tokens), "weights" on 0..1 (shares and pattern scores).
+STATISTICS: dict[str, str] = {
+    "entropy": "activations",
+    "distance": "activations",
+    "broad": "weights",
+    "cls": "weights",
+    "sep": "weights",
+    "first": "weights",
+    "previous": "weights",
+    "next": "weights",
+    "diagonal": "weights",
+}
+TARGETS = ("similarity", "verdict")
+BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept
+
+
+def head_statistics(encoded: Encoded) -> dict[str, torch.Tensor]:
+    """Every statistic of STATISTICS, (L, H) each, for one reading of the model."""
+    attn = encoded.attentions  # (L, H, T, T)
+    sinks = head_stats.special_positions(encoded.tokens, encoded.special)
+    found = {
+        "entropy": head_stats.entropy(attn),
+        "distance": head_stats.mean_distance(attn),
+        "cls": head_stats.share_on(attn, sinks.get("[CLS]", [])),
+        "sep": head_stats.share_on(attn, sinks.get("[SEP]", [])),
+        "first": head_stats.share_on(attn, sinks["first"]),
+    }
+    found |= {kind: head_stats.pattern_score(attn, kind) for kind in head_stats.PATTERNS}
+    return {name: found[name] for name in STATISTICS}
+
+
+@dataclass(frozen=True, eq=False)
+class Saliency:
+    """Per-token attributions of one target, for the two sentences each read alone."""
+
+    tokens: list[str]  # [CLS] A [SEP] [CLS] B [SEP]
+    sentence: list[int]  # 0 for A's tokens, 1 for B's
+    special: list[bool]
+    target: str
+    label: int | None  # the verdict's label (an index of LABELS), None for the similarity
+    value: float  # f(x): the target at the sentences' embeddings
+    baseline_value: float  # f(x') at the baseline
+    gradient_x_input: torch.Tensor  # (T,)
+    integrated: torch.Tensor  # (T,) integrated gradients, summing to about value - baseline_value
+    rollout: torch.Tensor | None  # (T,) each sentence's [CLS] row of its last-layer rollout
+
+
+def _readings(encoder: Encoder, text_a: str, text_b: str) -> list[Encoded]:
+    return encoder.encode_batch([text_a, text_b], ["sentence A", "sentence B"])
+
+
+def _split(x: torch.Tensor, sizes: list[int]) -> list[torch.Tensor]:
+    return list(torch.split(x, sizes, dim=0))
+
+
+def _hidden(encoder: Encoder, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Every hidden state (L + 1 of (T, d)) of one sentence from its word-embedding rows."""
+    ones = torch.ones(1, rows.shape[0], dtype=torch.long)
+    out = encoder.model(
+        inputs_embeds=rows[None],
+        token_type_ids=torch.zeros_like(ones),
+        attention_mask=ones,
+        output_hidden_states=True,
+    )
+    return tuple(state[0] for state in out.hidden_states)
+
+
+def similarity_forward(
+    encoder: Encoder, sizes: list[int]
+) -> Callable[[torch.Tensor], torch.Tensor]:
+    """(T_a + T_b, d) word-embedding rows -> the cosine of the two mean-pooled sentences."""
+
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        a, b = (_hidden(encoder, rows)[-1].mean(dim=0) for rows in _split(x, sizes))  # (d,)
+        return torch.nn.functional.cosine_similarity(a, b, dim=0)
+
+    return forward
+
+
+def verdict_forward(
+    classifier: Classifier, sizes: list[int], label: int | None = None
+) -> Callable[[torch.Tensor], torch.Tensor]:
+    """(T_a + T_b, d) word-embedding rows -> the classifier's logits (3,), or the logit of
+    `label`: each sentence's embedding as the classifier's card says, [CLS] / [SEP] left out."""
+    if classifier.source not in ("contextual", "static"):
+        raise ValueError(
+            f"a classifier on {classifier.source!r} embeddings does not read the words: "
+            "no gradient reaches them"
+        )
+
+    def embed(rows: torch.Tensor) -> torch.Tensor:
+        if classifier.source == "contextual":
+            rows = _hidden(classifier.encoder, rows)[classifier.layer]
+        return rows[1:-1][None]  # (1, T - 2, d) without [CLS] and [SEP]
+
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        a, b = (embed(rows) for rows in _split(x, sizes))
+        lens = torch.tensor([a.shape[1]]), torch.tensor([b.shape[1]])
+        logits = classifier.model(a, b, *lens)[0]  # (3,)
+        return logits if label is None else logits[label]
+
+    return forward
+
+
+def baseline_rows(encoder: Encoder, readings: list[Encoded], kind: str) -> torch.Tensor | None:
+    """The baseline x' (T, d): None for zeros (saliency's default), or each word piece's row
+    replaced by [PAD]'s, [CLS] and [SEP] kept."""
+    if kind not in BASELINES:
+        raise ValueError(f"unknown baseline {kind!r}: choose one of {', '.join(BASELINES)}")
+    if kind == "zeros":
+        return None
+    table = encoder.model.get_input_embeddings().weight  # (V, d)
+    pad = table[int(encoder.tokenizer.pad_token_id or 0)]  # (d,)
+    rows = torch.cat([r.input_embeddings for r in readings])  # (T, d)
+    special = torch.tensor([s for r in readings for s in r.special])
+    return torch.where(special[:, None], rows, pad)
+
+
+def spearman(a: torch.Tensor, b: torch.Tensor) -> float:
+    """Spearman's rank correlation of two (T,) attributions (nan when one is constant)."""
+    from scipy.stats import spearmanr
+
+    if a.numel() < 2 or bool((a == a[0]).all()) or bool((b == b[0]).all()):
+        return float("nan")
+    return float(spearmanr(a.numpy(), b.numpy()).statistic)
+
+
+def token_saliency(
+    encoder: Encoder,
+    text_a: str,
+    text_b: str,
+    *,
+    target: str = "similarity",
+    classifier: Classifier | None = None,
+    baseline: str = "zeros",
+    steps: int = 32,
+    progress: Callable[[float], None] | None = None,
+) -> Saliency:
+    """Gradient x input and integrated gradients of `target` for the pair, each sentence
+    encoded alone, beside each sentence's rollout from its [CLS] row (the similarity only)."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    readings = _readings(encoder, text_a, text_b)
+    sizes = [len(r.tokens) for r in readings]
+    x = torch.cat([r.input_embeddings for r in readings]).float()  # (T, d)
+    start = baseline_rows(encoder, readings, baseline)
+    label = None
+    rollout = None
+    if target == "similarity":
+        forward = similarity_forward(encoder, sizes)
+        rollout = torch.cat([attention_rollout(r.attentions)[-1, 0] for r in readings])  # (T,)
+    else:
+        if classifier is None:
+            raise ValueError("the verdict needs a trained NLI classifier")
+        with torch.no_grad():
+            label = int(verdict_forward(classifier, sizes)(x).argmax())
+        forward = verdict_forward(classifier, sizes, label)
+    with torch.no_grad():
+        value = float(forward(x))
+        baseline_value = float(forward(torch.zeros_like(x) if start is None else start))
+    return Saliency(
+        tokens=[tok for r in readings for tok in r.tokens],
+        sentence=[i for i, size in enumerate(sizes) for _ in range(size)],
+        special=[s for r in readings for s in r.special],
+        target=target,
+        label=label,
+        value=value,
+        baseline_value=baseline_value,
+        gradient_x_input=saliency.gradient_x_input(forward, x),
+        integrated=saliency.integrated_gradients(
+            forward, x, baseline=start, steps=steps, progress=progress
+        ),
+        rollout=rollout,
+    )
+
+
+def correlations(result: Saliency) -> dict[str, float]:
+    """Spearman's rank correlations: rollout against |gradient x input| and |integrated
+    gradients| (rollout has no sign), and the two saliencies against each other (signed)."""
+    found = {"gxi_ig": spearman(result.gradient_x_input, result.integrated)}
+    if result.rollout is not None:
+        found["rollout_gxi"] = spearman(result.rollout, result.gradient_x_input.abs())
+        found["rollout_ig"] = spearman(result.rollout, result.integrated.abs())
+    return found

@@ -1,0 +1,439 @@
+"""The across-layers lesson below its title: all-MiniLM-L6-v2's attention followed through the
+layers (rollout and flow), what each head does in numbers (a grid per statistic, a click
+enlarges the head), and gradient saliency beside rollout."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from attnviz.app import cache, controls, links
+from attnviz.app.feedback import show_error
+from attnviz.app.model import classifier, encoder
+from attnviz.app.plot import csv_download, download_csv, plot, table
+from attnviz.app.selection import selected_cell, store_click
+from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
+from attnviz.app.state import init_state
+from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat
+from attnviz.figures.labels import unique_labels
+from attnviz.figures.model import head_heatmap
+from attnviz.i18n import catalogue, t
+from attnviz.lessons.across.compute import (
+    BASELINES,
+    STATISTICS,
+    TARGETS,
+    Saliency,
+    correlations,
+    head_statistics,
+    spearman,
+    token_saliency,
+)
+from attnviz.lessons.across.figures import row_by_layer, statistic_grid, token_bars, token_matrix
+from attnviz.nli_data import LABEL_KEYS, LABELS
+from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
+from attnviz.saliency import MAX_STEPS
+
+VIEWS = {
+    "rollout": "across.view.rollout",
+    "flow": "across.view.flow",
+    "heads": "across.view.heads",
+    "saliency": "across.view.saliency",
+}
+FUSIONS = {"mean": "across.fusion.mean", "max": "across.fusion.max", "min": "across.fusion.min"}
+STATISTIC_TITLES = {
+    "entropy": "across.stat.entropy",
+    "distance": "across.stat.distance",
+    "broad": "across.stat.broad",
+    "cls": "across.stat.cls",
+    "sep": "across.stat.sep",
+    "first": "across.stat.first",
+    "previous": "across.stat.previous",
+    "next": "across.stat.next",
+    "diagonal": "across.stat.diagonal",
+}
+TARGET_NAMES = {"similarity": "across.target.similarity", "verdict": "across.target.verdict"}
+SALIENCY_TITLES = {
+    "similarity": "across.saliency.title.similarity",
+    "verdict": "across.saliency.title.verdict",
+}
+BASELINE_NAMES = {"zeros": "across.baseline.zeros", "pad": "across.baseline.pad"}
+CORRELATIONS = {
+    "gxi_ig": "across.rho.gxi_ig",
+    "rollout_gxi": "across.rho.rollout_gxi",
+    "rollout_ig": "across.rho.rollout_ig",
+}
+MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
+MAX_ROW = 2 * MAX_TOKENS + 2  # the last position of a pair, [CLS] and both [SEP] included
+STEP_CHOICES = (8, 16, 32, 64, 128, 256)
+_, _A, _B = PRESETS[DEFAULT_PRESET]
+PRESET = controls.choice_control("preset", "across_preset", DEFAULT_PRESET, tuple(PRESETS))
+SENTENCE_A = controls.text_control("a", "across_sentence_a", _A)
+SENTENCE_B = controls.text_control("b", "across_sentence_b", _B)
+VIEW = controls.choice_control("view", "across_view", "rollout", tuple(VIEWS))
+FUSION = controls.choice_control("fusion", "across_fusion", "mean", HEAD_FUSIONS)
+# Rollout and flow through layers 0..LAYER; ALL_LAYERS (the default) through the last layer,
+# whatever the model's depth.
+ALL_LAYERS = -1
+LAYER = controls.int_control("layer", "across_layer", ALL_LAYERS, ALL_LAYERS, MAX_LAYERS - 2)
+ROW = controls.int_control("row", "across_row", 0, 0, MAX_ROW)
+HEAD_LAYER = controls.int_control("hlayer", "across_head_layer", 0, 0, MAX_LAYERS - 1)
+HEAD = controls.int_control("head", "across_head", 0, 0, 63)
+TARGET = controls.choice_control("target", "across_target", "similarity", TARGETS)
+BASELINE = controls.choice_control("baseline", "across_baseline", "zeros", BASELINES)
+STEPS = controls.ladder_control("steps", "across_steps", 32, STEP_CHOICES)
+LINK: tuple[controls.Control, ...] = (
+    PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
+    BASELINE, STEPS,
+)  # fmt: skip
+KEPT = cache.Kept()  # flows and saliencies: they show a progress bar while they are computed
+assert max(STEP_CHOICES) <= MAX_STEPS
+T = TypeVar("T")
+
+
+@cache.results
+def read(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
+    """The model's reading of a sentence or a pair, [CLS] A [SEP] B [SEP] (cached on the texts)."""
+    return _encoder.encode(text_a, text_b)
+
+
+@cache.results
+def rollout_of(texts: tuple[str, ...], fusion: str, _attn: torch.Tensor) -> torch.Tensor:
+    """(L, T, T) rollout of the reading of `texts`."""
+    return attention_rollout(_attn, fusion)
+
+
+def clamp(control: controls.Control, count: int, fallback: int = 0) -> int:
+    """The control's value, or `fallback` outside 0..count - 1 (a link may name any number)."""
+    value = int(st.session_state.get(control.key, control.default) or 0)
+    if not 0 <= value < count:
+        st.session_state[control.key] = value = fallback
+    return value
+
+
+def with_progress(
+    key: tuple[object, ...], label: str, compute: Callable[[Callable[[float], None]], T]
+) -> T:
+    """A kept result, or `compute(progress)` under a progress bar that goes when it is done."""
+
+    def run() -> T:
+        bar = st.progress(0.0, text=label)
+
+        def progress(share: float) -> None:
+            bar.progress(min(max(share, 0.0), 1.0), text=label)
+
+        try:
+            return compute(progress)
+        finally:
+            bar.empty()
+
+    return KEPT.get(key, run)
+
+
+def token_names(tokens: list[str]) -> list[str]:
+    """ "3 · sleep": a position and its token, for the row picker."""
+    return [f"{i} · {token}" for i, token in enumerate(tokens)]
+
+
+def choose_path(encoded: Encoded, num_layers: int) -> tuple[str, int, int]:
+    """Sidebar: how heads are fused, through which layer, and the row to attribute."""
+    if not ALL_LAYERS <= int(st.session_state[LAYER.key]) < num_layers - 1:
+        st.session_state[LAYER.key] = ALL_LAYERS
+    clamp(ROW, len(encoded.tokens))  # before the widget that holds it is drawn
+    names = token_names(encoded.tokens)
+    last = num_layers - 1
+    with st.sidebar:
+        fusion = controls.select(
+            FUSION,
+            t("across.fusion"),
+            lambda f: t(FUSIONS[f]),
+            help=t("across.fusion.help"),
+        )
+        through = st.selectbox(
+            t("across.layer"),
+            [*range(last), ALL_LAYERS],
+            format_func=lambda n: t("across.layer.option", layer=last if n == ALL_LAYERS else n),
+            key=LAYER.key,
+            persist_state="session",
+        )
+        row = st.selectbox(
+            t("across.row"),
+            range(len(names)),
+            format_func=lambda i: names[i],
+            key=ROW.key,
+            help=t("across.row.help"),
+            persist_state="session",
+        )
+    layer = last if through == ALL_LAYERS else int(through or 0)
+    return str(fusion), layer, int(row or 0)
+
+
+def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) -> None:
+    """The rollout through layers 0..layer, the row's attribution beside that layer's raw
+    attention, and the row's attribution layer by layer."""
+    text = catalogue()
+    tokens = encoded.tokens
+    st.markdown(t("across.rollout.explain"))
+    left, right = st.columns(2)
+    with left:
+        plot(
+            token_matrix(rollout[layer], tokens, t("across.rollout.title", layer=layer), text),
+            key="across_rollout",
+        )
+    raw = encoded.attentions[layer].mean(dim=0)[row]  # (T,) the layer's heads averaged
+    with right:
+        plot(
+            token_bars(
+                tokens,
+                [{t("across.series.rollout"): rollout[layer, row], t("across.series.raw"): raw}],
+                title=t("across.row_title", token=tokens[row], layer=layer),
+                y_titles=[t("across.share")],
+                across=2,
+            ),
+            key="across_row_bars",
+        )
+    plot(
+        row_by_layer(rollout, row, tokens, t("across.by_layer_title", token=tokens[row]), text),
+        key="across_by_layer",
+    )
+    labels = unique_labels(tokens)
+    csv_download(t("across.rollout.csv", layer=layer), rollout[layer], labels, labels, "rollout")
+
+
+def show_flow(encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, row: int) -> None:
+    """The attention flow through layers 0..layer (capped at MAX_FLOW_TOKENS), its row beside
+    rollout's."""
+    tokens = encoded.tokens
+    st.markdown(t("across.flow.explain", limit=MAX_FLOW_TOKENS))
+    if len(tokens) > MAX_FLOW_TOKENS:
+        st.info(t("across.flow.too_long", count=len(tokens), limit=MAX_FLOW_TOKENS))
+        return
+    attn = encoded.attentions[: layer + 1]
+    flow = with_progress(
+        ("flow", encoded.texts, fusion, layer),
+        t("across.flow.computing", pairs=len(tokens) ** 2, layers=layer + 1),
+        lambda progress: attention_flow(attn, fusion, progress=progress),
+    )
+    left, right = st.columns(2)
+    with left:
+        title = t("across.flow.title", layer=layer)
+        plot(token_matrix(flow, tokens, title, catalogue()), key="across_flow")
+    with right:
+        series = {  # rollout first: the same colour as on the rollout view
+            t("across.series.rollout"): rollout[layer, row],
+            t("across.series.flow"): flow[row],
+        }
+        plot(
+            token_bars(
+                tokens,
+                [series],
+                title=t("across.row_title", token=tokens[row], layer=layer),
+                y_titles=[t("across.share")],
+                across=2,
+            ),
+            key="across_flow_row",
+        )
+    rho = rho_text(spearman(flow[row], rollout[layer, row]))
+    st.caption(t("across.flow.spearman", token=tokens[row], rho=rho))
+    labels = unique_labels(tokens)
+    csv_download(t("across.flow.csv", layer=layer), flow, labels, labels, "flow")
+
+
+def rho_text(rho: float) -> str:
+    return "—" if math.isnan(rho) else f"{rho:+.2f}"
+
+
+def show_heads(encoded: Encoded, num_layers: int, num_heads: int) -> None:
+    """Every statistic as a layers x heads grid, three a row; the clicked head enlarged."""
+    st.markdown(t("across.heads.explain"))
+    stats = head_statistics(encoded)
+    layer = clamp(HEAD_LAYER, num_layers)
+    head = clamp(HEAD, num_heads)
+    text = catalogue()
+    names = list(STATISTICS)
+    for start in range(0, len(names), 3):
+        for column, name in zip(st.columns(3), names[start : start + 3], strict=True):
+            key = f"across_stat_{name}"
+            fig = statistic_grid(
+                stats[name],
+                title=t(STATISTIC_TITLES[name]),
+                kind=STATISTICS[name],  # type: ignore[arg-type]
+                text=text,
+                selected=(layer, head),
+            )
+            on_click = functools.partial(
+                store_click, key, (HEAD_LAYER.key, HEAD.key), selected_cell
+            )
+            with column:
+                plot(fig, key=key, on_select=on_click, export=False)
+    st.caption(t("across.heads.click", layer=layer, head=head))
+    left, right = st.columns([3, 2])
+    with left:
+        plot(
+            head_heatmap(encoded.attentions, layer, head, encoded.tokens, encoded.tokens, text),
+            key="across_head_view",
+        )
+    with right:
+        frame = pd.DataFrame({
+            t("across.col.statistic"): [t(STATISTIC_TITLES[name]) for name in names],
+            t("across.col.value"): [float(stats[name][layer, head]) for name in names],
+            t("across.col.rank"): [rank_of(stats[name], layer, head) for name in names],
+        })  # fmt: skip
+        st.markdown(t("across.heads.table", layer=layer, head=head))
+        table(frame, t("across.heads.table_csv", layer=layer, head=head), key="across_head_stats")
+    every = pd.DataFrame([
+        {"layer": i, "head": h, **{name: float(stats[name][i, h]) for name in names}}
+        for i in range(num_layers) for h in range(num_heads)
+    ])  # fmt: skip
+    download_csv(t("across.heads.csv"), every.to_csv(index=False).encode("utf-8"), "head_stats")
+
+
+def rank_of(values: torch.Tensor, layer: int, head: int) -> str:
+    """ "3 / 72": the head's place among all heads, largest first."""
+    flat = values.flatten()
+    place = int((flat > values[layer, head]).sum()) + 1
+    return f"{place} / {flat.numel()}"
+
+
+def choose_saliency(has_classifier: bool) -> tuple[str, str, int]:
+    """The target, the baseline and the number of integration steps."""
+    columns = st.columns([2, 2, 3])
+    target = controls.select(
+        TARGET, t("across.target"), lambda k: t(TARGET_NAMES[k]), where=columns[0]
+    )
+    if target == "verdict" and not has_classifier:
+        target = "similarity"
+    baseline = controls.select(
+        BASELINE,
+        t("across.baseline"),
+        lambda k: t(BASELINE_NAMES[k]),
+        where=columns[1],
+        help=t("across.baseline.help"),
+    )
+    steps = controls.ladder(STEPS, t("across.steps"), where=columns[2], help=t("across.steps.help"))
+    return str(target), str(baseline), steps
+
+
+def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
+    """Gradient x input and integrated gradients for the chosen target, beside rollout."""
+    st.markdown(t("across.saliency.explain"))
+    if text_b is None:
+        st.info(t("across.saliency.needs_b"))
+        return
+    trained, name = classifier()
+    usable = trained is not None and trained.source in ("contextual", "static")
+    target, baseline, steps = choose_saliency(usable)
+    if st.session_state.get(TARGET.key) == "verdict" and not usable:
+        st.info(t("across.saliency.no_classifier", detail=name))
+    key = ("saliency", text_a, text_b, target, baseline, steps, name if target == "verdict" else "")
+    result = with_progress(
+        key,
+        t("across.saliency.computing", steps=steps),
+        lambda progress: token_saliency(
+            model,
+            text_a,
+            text_b,
+            target=target,
+            classifier=trained,
+            baseline=baseline,
+            steps=steps,
+            progress=progress,
+        ),
+    )
+    show_saliency_result(result)
+
+
+def show_saliency_result(result: Saliency) -> None:
+    """The bars, the target's values and completeness, the rank correlations, a table."""
+    if result.label is None:
+        st.markdown(t("across.saliency.similarity", value=f"{result.value:.4f}"))
+    else:
+        label = t(LABEL_KEYS[LABELS[result.label]])
+        st.markdown(t("across.saliency.verdict", label=label, value=f"{result.value:.4f}"))
+    panels = []
+    y_titles = []
+    if result.rollout is not None:
+        panels.append({t("across.series.rollout_cls"): result.rollout})
+        y_titles.append(t("across.share"))
+    panels.append({
+        t("across.series.gxi"): result.gradient_x_input,
+        t("across.series.ig"): result.integrated,
+    })  # fmt: skip
+    y_titles.append(t("across.attribution"))
+    boundary = result.sentence.index(1) - 0.5
+    fig = token_bars(
+        result.tokens,
+        panels,
+        title=t(SALIENCY_TITLES[result.target]),
+        y_titles=y_titles,
+        boundaries=[boundary],
+    )
+    plot(fig, key="across_saliency")
+    total = float(result.integrated.sum())
+    change = result.value - result.baseline_value
+    gap = abs(total - change) / abs(change) if change else float("nan")
+    st.caption(
+        t(
+            "across.saliency.complete",
+            total=f"{total:.4f}",
+            value=f"{result.value:.4f}",
+            baseline=f"{result.baseline_value:.4f}",
+            change=f"{change:.4f}",
+            gap="—" if math.isnan(gap) else f"{gap:.2%}",
+        )
+    )
+    found = correlations(result)
+    rows = [(t(CORRELATIONS[name]), rho_text(rho)) for name, rho in found.items()]
+    st.markdown(t("across.rho.heading"))
+    table(
+        pd.DataFrame(rows, columns=[t("across.col.pair"), t("across.col.rho")]),
+        t("across.rho.heading"),
+        key="across_rho",
+    )
+    per_token = {
+        t("across.col.token"): result.tokens,
+        t("across.col.sentence"): ["AB"[s] for s in result.sentence],
+        t("across.series.gxi"): result.gradient_x_input.tolist(),
+        t("across.series.ig"): result.integrated.tolist(),
+    }
+    if result.rollout is not None:
+        per_token[t("across.series.rollout_cls")] = result.rollout.tolist()
+    table(pd.DataFrame(per_token), t("across.saliency.csv"), key="across_saliency_table")
+
+
+def show() -> None:
+    links.restore_link(LINK, page="across")
+    for control in LINK:  # every view's settings, whichever view draws its widgets
+        init_state(control.key, control.default)
+    model = encoder()
+    links.publish_link(LINK)
+    try:
+        text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)
+        view = controls.select(VIEW, t("across.view"), lambda v: t(VIEWS[v]), widget="segmented")
+        with st.spinner(t("model.computing")):
+            encoded = read(model, text_a, text_b)
+    except ValueError as err:
+        show_error(err)
+        return
+    for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
+        if truncated:
+            st.info(t("model.truncated", which=which, limit=MAX_TOKENS))
+    if alignment_caveat(encoded):
+        st.warning(t("model.caveat"))
+    if view in ("rollout", "flow"):
+        fusion, layer, row = choose_path(encoded, model.num_layers)
+        rollout = rollout_of(tuple(encoded.texts), fusion, encoded.attentions)
+        if view == "rollout":
+            show_rollout(encoded, rollout, layer, row)
+        else:
+            show_flow(encoded, rollout, fusion, layer, row)
+    elif view == "heads":
+        show_heads(encoded, model.num_layers, model.num_heads)
+    else:
+        show_saliency(model, text_a, text_b)
+    links.share_panel(LINK, key="across")

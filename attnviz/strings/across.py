@@ -1,0 +1,315 @@
+"""Strings of the across-layers lesson (rollout, flow, head statistics, saliency).
+
+English (EN) and Korean (KO), key for key.
+"""
+
+EN: dict[str, str] = {
+    "across.nav": "Across layers",
+    "across.title": "Across layers and heads",
+    "across.tour": (
+        "Attention followed through all-MiniLM-L6-v2's layers (rollout and flow), what each head "
+        "does in numbers, and gradient saliency beside attention."
+    ),
+    "across.intro": (
+        "One head's weights say little about what a model uses: each layer mixes the tokens "
+        "again, and the residual connection carries every token past the attention. This page "
+        "follows attention through all layers of all-MiniLM-L6-v2 (Abnar & Zuidema 2020, "
+        "*Quantifying Attention Flow in Transformers*), measures what each head does (Clark et "
+        "al. 2019, *What Does BERT Look At?*), and sets gradient saliency beside attention, "
+        "since attention weights are not explanations by themselves (Jain & Wallace 2019; "
+        "Wiegreffe & Pinter 2019). A pair is read as on the Model attention page, "
+        "`[CLS] A [SEP] B [SEP]`."
+    ),
+    "across.view": "View",
+    "across.view.rollout": "Rollout",
+    "across.view.flow": "Flow",
+    "across.view.heads": "Head statistics",
+    "across.view.saliency": "Saliency beside attention",
+    "across.fusion": "Heads fused by",
+    "across.fusion.help": (
+        "Each layer's heads are combined into one matrix before the layers are chained: their "
+        "mean (the paper's choice), or the largest or smallest weight of each cell."
+    ),
+    "across.fusion.mean": "mean",
+    "across.fusion.max": "max",
+    "across.fusion.min": "min",
+    "across.layer": "Through layer",
+    "across.layer.option": "layers 0–{layer}",
+    "across.row": "Row to attribute",
+    "across.row.help": (
+        "The position of the top layer whose attribution to the input tokens is shown: [CLS] "
+        "(position 0) for an encoder, whose [CLS] row stands for the sentence."
+    ),
+    "across.rollout.explain": (
+        "**Rollout.** Each layer's heads are fused into one matrix A, the residual connection is "
+        "added as Ã = 0.5·A + 0.5·I with rows renormalised, and the layers are multiplied: "
+        "R₀ = Ã₀, Rₗ = Ãₗ·Rₗ₋₁. Row i of Rₗ says how much position i after layer l draws from "
+        "each input token, through every path; its rows sum to 1."
+    ),
+    "across.rollout.title": "Rollout through layers 0–{layer}",
+    "across.row_title": "Row “{token}”, layers 0–{layer}",
+    "across.by_layer_title": "Row “{token}”: what it draws from each input token, layer by layer",
+    "across.rollout.csv": "rollout through layer {layer}",
+    "across.series.rollout": "rollout",
+    "across.series.raw": "raw attention (heads' mean)",
+    "across.series.flow": "flow",
+    "across.share": "share of the row",
+    "across.flow.explain": (
+        "**Flow.** The layers as a graph: position i of layer l + 1 joins position j of layer l "
+        "by an edge of capacity Ãₗ[i, j]. The flow from an output to an input token is the "
+        "maximum flow between them (scipy's `maximum_flow`), each output's flows divided by "
+        "their sum. Where rollout multiplies along every path, flow is limited by each path's "
+        "narrowest edge. One maximum flow per pair of tokens: inputs of up to {limit} tokens."
+    ),
+    "across.flow.too_long": (
+        "This input has {count} tokens; attention flow solves one maximum flow per pair of "
+        "tokens and takes at most {limit}. Shorten the sentences, or look at rollout, which "
+        "has no limit."
+    ),
+    "across.flow.computing": "Solving {pairs} maximum flows through {layers} layers…",
+    "across.flow.title": "Flow through layers 0–{layer}",
+    "across.flow.spearman": (
+        "Spearman's rank correlation of the “{token}” row's flow and rollout: {rho}."
+    ),
+    "across.flow.csv": "flow through layer {layer}",
+    "across.heads.explain": (
+        "**Head statistics**, one grid per statistic, layers down and heads across; each is a "
+        "mean over the query rows. Entropy is in nats (at most log T, a uniform row) and mean "
+        "distance in tokens; *broad* is the entropy divided by log T. The shares on [CLS], "
+        "[SEP] and the first token show attention sinks; previous, next and diagonal are the "
+        "share on the key just before, just after, or at the query (TransformerLens's head "
+        "detector). Click a cell to enlarge its head."
+    ),
+    "across.stat.entropy": "Entropy (nats)",
+    "across.stat.distance": "Mean distance (tokens)",
+    "across.stat.broad": "Broad (entropy / log T)",
+    "across.stat.cls": "Share on [CLS]",
+    "across.stat.sep": "Share on [SEP]",
+    "across.stat.first": "Share on the first token",
+    "across.stat.previous": "Previous token",
+    "across.stat.next": "Next token",
+    "across.stat.diagonal": "Diagonal (itself)",
+    "across.heads.click": (
+        "Layer {layer}, head {head} is enlarged below. Click a cell of any grid to enlarge another."
+    ),
+    "across.heads.table": "**Layer {layer}, head {head}**: each statistic, and its rank among all heads",
+    "across.heads.table_csv": "statistics of layer {layer}, head {head}",
+    "across.heads.csv": "every head's statistics",
+    "across.col.statistic": "statistic",
+    "across.col.value": "value",
+    "across.col.rank": "rank (largest first)",
+    "across.target": "Target",
+    "across.target.similarity": "Similarity of A and B (cosine)",
+    "across.target.verdict": "NLI verdict (trained classifier)",
+    "across.baseline": "Baseline of integrated gradients",
+    "across.baseline.zeros": "zero vectors",
+    "across.baseline.pad": "[PAD] rows, [CLS] and [SEP] kept",
+    "across.baseline.help": (
+        "Integrated gradients walk from this input to the sentences' own embeddings; the "
+        "attributions sum to the change of the target along the way."
+    ),
+    "across.steps": "Integration steps",
+    "across.steps.help": (
+        "Gauss-Legendre nodes of the path integral (captum's default method): more steps, a "
+        "smaller gap between the attributions' sum and the target's change."
+    ),
+    "across.saliency.explain": (
+        "**Saliency** asks what the output depends on, where attention shows what the model "
+        "looks at. Both methods take gradients with respect to the word-embedding output, one "
+        "number per token: gradient × input (x·∂f/∂x, summed over the dimensions) and "
+        "integrated gradients (Sundararajan et al. 2017). MiniLM gives a pair's similarity "
+        "with each sentence encoded alone, so here each sentence is read alone, and its "
+        "rollout starts from its own [CLS] row. The trained NLI classifier also reads each "
+        "sentence alone; its attention is the cross-alignment its own page shows, so its "
+        "target has saliency only."
+    ),
+    "across.saliency.needs_b": (
+        "Both targets compare two sentences: type a sentence B to see saliency."
+    ),
+    "across.saliency.no_classifier": (
+        "The NLI verdict needs a trained classifier that reads MiniLM's embeddings, and none "
+        "could be used here ({detail}); the similarity is shown instead."
+    ),
+    "across.saliency.computing": "Integrated gradients over {steps} steps…",
+    "across.saliency.similarity": "Cosine similarity of A and B, each mean-pooled: **{value}**.",
+    "across.saliency.verdict": (
+        "The classifier predicts **{label}**; its logit, the target, is **{value}**."
+    ),
+    "across.saliency.title.similarity": "Similarity of A and B: rollout and saliency per token",
+    "across.saliency.title.verdict": "NLI verdict: saliency per token",
+    "across.series.rollout_cls": "rollout from its [CLS]",
+    "across.series.gxi": "gradient × input",
+    "across.series.ig": "integrated gradients",
+    "across.attribution": "attribution",
+    "across.saliency.complete": (
+        "Completeness: integrated gradients sum to {total}; the target went from {baseline} at "
+        "the baseline to {value}, a change of {change} (gap {gap})."
+    ),
+    "across.rho.heading": "Spearman's rank correlations",
+    "across.rho.gxi_ig": "gradient × input and integrated gradients",
+    "across.rho.rollout_gxi": "rollout and |gradient × input|",
+    "across.rho.rollout_ig": "rollout and |integrated gradients|",
+    "across.col.pair": "between",
+    "across.col.rho": "ρ",
+    "across.col.token": "token",
+    "across.col.sentence": "sentence",
+    "across.saliency.csv": "saliency per token",
+    "across.output": "output",
+    "across.input": "input",
+    "across.outputs": "Output position (top layer)",
+    "across.inputs": "Input token",
+    "across.through": "Through",
+    "across.layers": "Layer",
+    "across.heads": "Head",
+}
+
+KO: dict[str, str] = {
+    "across.nav": "층을 가로질러",
+    "across.title": "층과 헤드를 가로질러",
+    "across.tour": (
+        "all-MiniLM-L6-v2의 층을 따라가는 어텐션(롤아웃과 플로), 각 헤드가 하는 일을 나타내는 "
+        "수치, 그리고 어텐션 옆에 놓은 그래디언트 중요도."
+    ),
+    "across.intro": (
+        "헤드 하나의 가중치만으로는 모델이 무엇을 쓰는지 알기 어렵습니다. 층마다 토큰이 다시 "
+        "섞이고, 잔차 연결이 모든 토큰을 어텐션 너머로 실어 나르기 때문입니다. 이 페이지는 "
+        "all-MiniLM-L6-v2의 모든 층을 따라 어텐션을 추적하고(Abnar & Zuidema 2020, "
+        "*Quantifying Attention Flow in Transformers*), 각 헤드가 하는 일을 재며(Clark et al. "
+        "2019, *What Does BERT Look At?*), 어텐션 가중치만으로는 설명이 되지 않으므로(Jain & "
+        "Wallace 2019; Wiegreffe & Pinter 2019) 어텐션 옆에 그래디언트 중요도를 놓습니다. 문장 "
+        "쌍은 모델의 어텐션 페이지에서처럼 `[CLS] A [SEP] B [SEP]`로 읽습니다."
+    ),
+    "across.view": "보기",
+    "across.view.rollout": "롤아웃",
+    "across.view.flow": "플로",
+    "across.view.heads": "헤드 통계",
+    "across.view.saliency": "어텐션 옆의 중요도",
+    "across.fusion": "헤드를 합치는 방법",
+    "across.fusion.help": (
+        "층을 잇기 전에 각 층의 헤드를 행렬 하나로 합칩니다. 평균(논문의 선택), 또는 각 칸의 "
+        "가장 큰 값이나 가장 작은 값을 씁니다."
+    ),
+    "across.fusion.mean": "평균",
+    "across.fusion.max": "최댓값",
+    "across.fusion.min": "최솟값",
+    "across.layer": "어느 층까지",
+    "across.layer.option": "층 0–{layer}",
+    "across.row": "기여를 볼 행",
+    "across.row.help": (
+        "입력 토큰에 대한 기여를 보여 줄 맨 위 층의 위치입니다. 인코더에서는 [CLS](위치 0)의 "
+        "행이 문장 전체를 대표합니다."
+    ),
+    "across.rollout.explain": (
+        "**롤아웃.** 각 층의 헤드를 행렬 A 하나로 합치고, 잔차 연결을 Ã = 0.5·A + 0.5·I로 "
+        "더한 뒤 행을 다시 정규화하고, 층들을 곱합니다: R₀ = Ã₀, Rₗ = Ãₗ·Rₗ₋₁. Rₗ의 i번째 행은 "
+        "l층을 지난 위치 i가 모든 경로를 거쳐 각 입력 토큰에서 얼마나 가져오는지를 나타내며, "
+        "행의 합은 1입니다."
+    ),
+    "across.rollout.title": "층 0–{layer}을 거친 롤아웃",
+    "across.row_title": "“{token}” 행, 층 0–{layer}",
+    "across.by_layer_title": "“{token}” 행이 층마다 각 입력 토큰에서 가져오는 몫",
+    "across.rollout.csv": "{layer}층까지의 롤아웃",
+    "across.series.rollout": "롤아웃",
+    "across.series.raw": "원래 어텐션(헤드 평균)",
+    "across.series.flow": "플로",
+    "across.share": "행에서 차지하는 몫",
+    "across.flow.explain": (
+        "**플로.** 층들을 그래프로 봅니다. l + 1층의 위치 i와 l층의 위치 j를 용량 Ãₗ[i, j]의 "
+        "간선으로 잇습니다. 출력에서 입력 토큰으로 가는 플로는 둘 사이의 최대 유량(scipy의 "
+        "`maximum_flow`)이며, 출력마다 그 합으로 나눕니다. 롤아웃은 모든 경로를 따라 곱하지만, "
+        "플로는 각 경로의 가장 좁은 간선에 묶입니다. 토큰 쌍마다 최대 유량을 한 번씩 풀기 "
+        "때문에 입력은 {limit}개 토큰까지입니다."
+    ),
+    "across.flow.too_long": (
+        "이 입력은 토큰이 {count}개입니다. 어텐션 플로는 토큰 쌍마다 최대 유량을 한 번씩 풀기 "
+        "때문에 {limit}개까지만 받습니다. 문장을 줄이거나, 제한이 없는 롤아웃을 보세요."
+    ),
+    "across.flow.computing": "{layers}개 층을 거치는 최대 유량 {pairs}개를 푸는 중…",
+    "across.flow.title": "층 0–{layer}을 거친 플로",
+    "across.flow.spearman": "“{token}” 행의 플로와 롤아웃의 스피어만 순위 상관계수: {rho}.",
+    "across.flow.csv": "{layer}층까지의 플로",
+    "across.heads.explain": (
+        "**헤드 통계**: 통계마다 격자 하나이며, 아래로 층, 옆으로 헤드입니다. 모두 쿼리 행에 "
+        "대한 평균입니다. 엔트로피의 단위는 nat(균등한 행이면 최대 log T), 평균 거리의 단위는 "
+        "토큰이고, *넓음*은 엔트로피를 log T로 나눈 값입니다. [CLS], [SEP], 첫 토큰이 받는 몫은 "
+        "어텐션 싱크를 보여 주고, 이전·다음·대각선은 쿼리 바로 앞, 바로 뒤, 쿼리 자신의 키가 "
+        "받는 몫입니다(TransformerLens의 헤드 탐지기). 칸을 누르면 그 헤드가 크게 나타납니다."
+    ),
+    "across.stat.entropy": "엔트로피(nat)",
+    "across.stat.distance": "평균 거리(토큰)",
+    "across.stat.broad": "넓음(엔트로피 / log T)",
+    "across.stat.cls": "[CLS]가 받는 몫",
+    "across.stat.sep": "[SEP]이 받는 몫",
+    "across.stat.first": "첫 토큰이 받는 몫",
+    "across.stat.previous": "이전 토큰",
+    "across.stat.next": "다음 토큰",
+    "across.stat.diagonal": "대각선(자기 자신)",
+    "across.heads.click": (
+        "아래에 크게 보이는 것은 {layer}층 {head}번 헤드입니다. 아무 격자의 칸을 누르면 다른 "
+        "헤드가 크게 나타납니다."
+    ),
+    "across.heads.table": "**{layer}층 {head}번 헤드**: 각 통계와 모든 헤드 가운데의 순위",
+    "across.heads.table_csv": "{layer}층 {head}번 헤드의 통계",
+    "across.heads.csv": "모든 헤드의 통계",
+    "across.col.statistic": "통계",
+    "across.col.value": "값",
+    "across.col.rank": "순위(큰 값부터)",
+    "across.target": "대상",
+    "across.target.similarity": "A와 B의 유사도(코사인)",
+    "across.target.verdict": "NLI 판정(학습된 분류기)",
+    "across.baseline": "적분 그래디언트의 기준점",
+    "across.baseline.zeros": "영벡터",
+    "across.baseline.pad": "[PAD] 행([CLS]와 [SEP]은 유지)",
+    "across.baseline.help": (
+        "적분 그래디언트는 이 입력에서 문장의 실제 임베딩까지 걸어갑니다. 기여의 합은 그 길을 "
+        "따라 대상이 바뀐 양과 같습니다."
+    ),
+    "across.steps": "적분 단계 수",
+    "across.steps.help": (
+        "경로 적분의 가우스-르장드르 노드 수(captum의 기본 방법)입니다. 단계가 많을수록 기여의 "
+        "합과 대상의 변화 사이 차이가 작아집니다."
+    ),
+    "across.saliency.explain": (
+        "**중요도**는 출력이 무엇에 달려 있는지를 묻고, 어텐션은 모델이 무엇을 보는지를 "
+        "보여 줍니다. 두 방법 모두 단어 임베딩 출력에 대한 그래디언트를 구해 토큰마다 수 하나를 "
+        "냅니다: 그래디언트 × 입력(x·∂f/∂x를 차원에 대해 합함)과 적분 그래디언트(Sundararajan "
+        "et al. 2017). MiniLM은 문장 쌍의 유사도를 각 문장을 따로 인코딩해서 구하므로, 여기서도 "
+        "각 문장을 따로 읽고 롤아웃은 그 문장 자신의 [CLS] 행에서 시작합니다. 학습된 NLI "
+        "분류기도 각 문장을 따로 읽습니다. 그 어텐션은 분류기 페이지가 보여 주는 교차 정렬이므로, "
+        "이 대상에는 중요도만 있습니다."
+    ),
+    "across.saliency.needs_b": "두 대상 모두 두 문장을 비교합니다. 중요도를 보려면 문장 B를 입력하세요.",
+    "across.saliency.no_classifier": (
+        "NLI 판정에는 MiniLM의 임베딩을 읽는 학습된 분류기가 필요한데, 여기서는 쓸 수 있는 "
+        "분류기가 없어({detail}) 유사도를 대신 보여 줍니다."
+    ),
+    "across.saliency.computing": "{steps}단계로 적분 그래디언트를 구하는 중…",
+    "across.saliency.similarity": "평균 풀링한 A와 B의 코사인 유사도: **{value}**.",
+    "across.saliency.verdict": "분류기의 예측은 **{label}**이며, 대상인 그 로짓은 **{value}**입니다.",
+    "across.saliency.title.similarity": "A와 B의 유사도: 토큰별 롤아웃과 중요도",
+    "across.saliency.title.verdict": "NLI 판정: 토큰별 중요도",
+    "across.series.rollout_cls": "자기 [CLS]에서 시작한 롤아웃",
+    "across.series.gxi": "그래디언트 × 입력",
+    "across.series.ig": "적분 그래디언트",
+    "across.attribution": "기여",
+    "across.saliency.complete": (
+        "완전성: 적분 그래디언트의 합은 {total}이고, 대상은 기준점의 {baseline}에서 {value}로 "
+        "{change}만큼 바뀌었습니다(차이 {gap})."
+    ),
+    "across.rho.heading": "스피어만 순위 상관계수",
+    "across.rho.gxi_ig": "그래디언트 × 입력과 적분 그래디언트",
+    "across.rho.rollout_gxi": "롤아웃과 |그래디언트 × 입력|",
+    "across.rho.rollout_ig": "롤아웃과 |적분 그래디언트|",
+    "across.col.pair": "비교",
+    "across.col.rho": "ρ",
+    "across.col.token": "토큰",
+    "across.col.sentence": "문장",
+    "across.saliency.csv": "토큰별 중요도",
+    "across.output": "출력",
+    "across.input": "입력",
+    "across.outputs": "출력 위치(맨 위 층)",
+    "across.inputs": "입력 토큰",
+    "across.through": "거친 층",
+    "across.layers": "층",
+    "across.heads": "헤드",
+}
