@@ -18,7 +18,12 @@ from tests.apptest import ROOT, TIMEOUT, open_page
 
 MIB = 1024 * 1024
 CONFIG = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-MODEL_PAGES = ("pages/7_NLI_alignment.py", "pages/8_Model_attention.py", "pages/9_Train_NLI.py")
+MODEL_PAGES = (
+    "pages/7_NLI_alignment.py",
+    "pages/8_Model_attention.py",
+    "pages/9_Train_NLI.py",
+    "pages/10_Across_layers.py",
+)
 OTHER_PAGES = tuple(
     f"pages/{path.name}" for path in sorted((ROOT / "pages").glob("*.py"))
     if f"pages/{path.name}" not in MODEL_PAGES

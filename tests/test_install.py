@@ -106,7 +106,7 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     data = {f"{shipped}data/nli/{name}" for name in [*files, "model/default.json"]}
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
     listing = "\n".join(sorted(names))
-    assert len(pages) == 9 and len(strings) >= 10
+    assert len(pages) == 10 and len(strings) >= 11
     assert expected | pages | strings | data <= names, listing
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", ".venv", "docs/"))]
     assert (ROOT / ".streamlit" / "config.toml").read_bytes() == zipfile.ZipFile(wheel).read(
@@ -165,7 +165,7 @@ def test_attnviz_run_serves_the_app_with_its_settings_from_another_folder(venv, 
         assert all("8MB per file" in (text or "") for text in limits.all_text_contents())
         assert page.locator('[data-testid="stSidebarNav"]').count() == 0  # Streamlit's own list
         links = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]')
-        assert links.count() == 10  # attnviz's own, translated
+        assert links.count() == 11  # attnviz's own, translated
         assert page.locator('[data-testid="stException"]').count() == 0
         page.close()
     finally:

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz import i18n, parsing
 from attnviz.app import controls, links
 from attnviz.attention import attend
+from attnviz.lessons.across import view as across_view
 from attnviz.lessons.additive import compute as additive_compute
 from attnviz.lessons.additive import view as additive_view
 from attnviz.lessons.home import view as home
@@ -49,6 +50,7 @@ SQRT_D = sqrt_d_page.PAGE
 KERNELS = kernels_page.PAGE
 MULTIHEAD = multihead_page.PAGE
 TRAIN = "pages/9_Train_NLI.py"
+ACROSS = "pages/10_Across_layers.py"
 
 LINKS: dict[str, tuple[controls.Control, ...]] = {
     HOME: home.LINK,
@@ -93,7 +95,7 @@ def url(at: AppTest) -> dict[str, str]:
 # Every page with a link, for the checks that need no page-specific figures.
 ALL_LINKS = {
     **LINKS, PLAYGROUND: pg.LINK, NLI: nli_view.LINK, MODEL: model_view.LINK,
-    TRAIN: train_view.LINK,
+    TRAIN: train_view.LINK, ACROSS: across_view.LINK,
 }  # fmt: skip
 
 
@@ -354,6 +356,11 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     TRAIN: {
         "data": "upload", "source": "contextual", "output": "4", "scale": "sqrt_d",
         "hidden": "50", "epochs": "3", "pairs": "500", "watch": "4",
+    },
+    ACROSS: {
+        "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "view": "saliency",
+        "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
+        "target": "verdict", "baseline": "pad", "steps": "8",
     },
     MODEL: {
         "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "layer": "2", "head": "3",

@@ -48,6 +48,11 @@ CASES = [  # (path and query, charts it draws)
     ("Multi_head?h=8&causal=1", 4),
     ("NLI_alignment", 8),
     ("Model_attention", 3),
+    ("Across_layers", 3),
+    ("Across_layers?view=flow", 2),
+    ("Across_layers?view=heads", 10),
+    ("Across_layers?view=saliency", 1),
+    ("Across_layers?view=heads&lang=ko", 10),
     ("Playground?lang=ko&preset=textbook", 6),
     ("NLI_alignment?lang=ko", 8),
 ]

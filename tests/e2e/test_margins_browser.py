@@ -22,8 +22,15 @@ PAGES = [  # (path and query, charts at its default inputs)
     ("Multi_head?h=8", 6),
     ("NLI_alignment", 12),
     ("Model_attention", 3),
+    ("Across_layers", 3),
+    ("Across_layers?view=flow", 2),
+    ("Across_layers?view=heads", 10),
+    ("Across_layers?view=saliency", 1),
 ]
-KOREAN = ["Playground", "Additive_attention", "NLI_alignment", "Model_attention"]
+KOREAN = [
+    "Playground", "Additive_attention", "NLI_alignment", "Model_attention", "Across_layers",
+    "Across_layers?view=heads",
+]  # fmt: skip
 
 REDRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')]
   .filter(gd => '_redrawFromAutoMarginCount' in gd._fullLayout)
@@ -48,7 +55,10 @@ def test_every_chart_is_drawn_once(app_url, page, path, charts):
 
 def test_every_chart_is_drawn_once_in_korean(app_url, page):
     counts = dict(PAGES)
-    redrawn = {
-        path: redrawn_charts(page, app_url, f"{path}?lang=ko", counts[path]) for path in KOREAN
-    }
+    redrawn = {path: redrawn_charts(page, app_url, korean(path), counts[path]) for path in KOREAN}
     assert redrawn == {path: [] for path in KOREAN}
+
+
+def korean(path: str) -> str:
+    """`path` with the Korean language added to its query."""
+    return f"{path}{'&' if '?' in path else '?'}lang=ko"
