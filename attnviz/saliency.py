@@ -49,7 +49,7 @@ def _scalar(value: torch.Tensor) -> torch.Tensor:
 def gradient_x_input(forward: Forward, embeddings: torch.Tensor) -> torch.Tensor:
     """(T,): sum over d of x * df/dx."""
     x = _checked(embeddings)
-    return (x * _gradient(forward, x)).sum(dim=-1)  # (T,)  # (T,)
+    return (x * _gradient(forward, x)).sum(dim=-1)  # (T,)
 
 
 def _nodes(steps: int, method: str) -> tuple[np.ndarray, np.ndarray]:
