@@ -1,4 +1,6 @@
-"""The pretrained encoder, loaded once per server process for the NLI and model lessons."""
+"""The pretrained models: the shipped encoder, loaded once per server process for the NLI and
+model lessons, and the models a picker names (at most two kept, the least recently used going),
+resolved through attnviz.models so that nothing outside its roots is read."""
 
 from __future__ import annotations
 
@@ -44,6 +46,35 @@ def encoder() -> Encoder:
         detail = f"{type(err).__name__}: {err}".replace("`", "'")
         st.error(t("model.unavailable", detail=detail), icon=":material/error:")
         st.stop()
+
+
+PICKED_MODELS = 2  # picked models kept per process besides the shipped one; the oldest goes
+
+
+@st.cache_resource(max_entries=PICKED_MODELS, show_spinner=False)
+def _load_picked(path: str, max_params: int) -> Encoder:
+    with loading.lock():
+        from attnviz.encoder import Encoder
+
+        return Encoder(path, max_params=max_params)
+
+
+def picked_encoder(name: str) -> Encoder:
+    """The model `name` names (attnviz.models: MINILM or root/path), loaded with progress.
+
+    A name the resolver or the checks refuse raises InputError (nothing is loaded); a model
+    that fails to load raises one of MODEL_FAULTS. Either way the caller shows the reason.
+    """
+    from attnviz import models
+
+    if name == models.MINILM:
+        return encoder()
+    path = models.resolve(name)
+    cap = models.max_parameters()
+    info = models.check_folder(path, max_params=cap)  # refusals before anything loads
+    label = t("model.loading_picked", name=name, count=f"{info.parameters:,}", kind=info.kind)
+    with st.spinner(label, show_time=True):  # seen only while it loads: a cached one is instant
+        return _load_picked(str(path), cap)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)

@@ -415,8 +415,11 @@ def vector_rows(
     row_labels: Sequence[object],
     dim_label: str,
     text: Catalogue,
+    row_name: str = "",
+    across: float = 1,
 ) -> go.Figure:
-    """Vectors as rows of a heatmap (compare and aggregate outputs), numbered dimensions across."""
+    """Vectors as rows of a heatmap (compare and aggregate outputs, a head's q and k), numbered
+    dimensions across, `across` charts a row."""
     matrix = as_array(vectors)
     return heatmap(
         matrix,
@@ -425,9 +428,10 @@ def vector_rows(
         text=text,
         row_labels=row_labels,
         col_labels=[str(i) for i in range(matrix.shape[1])],
-        row_name="",
+        row_name=row_name,
         col_name=dim_label,
         x_title=dim_label,
         y_title=" ",
         show_numbers=False,
+        across=across,
     )

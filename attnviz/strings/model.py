@@ -75,6 +75,91 @@ EN: dict[str, str] = {
     "model.grid_click": (
         "Layer {layer}, head {head} is enlarged above. Click a thumbnail to enlarge another."
     ),
+    "model.picker": "Model",
+    "model.picker.minilm": "all-MiniLM-L6-v2 (shipped)",
+    "model.picker.help": (
+        "The shipped all-MiniLM-L6-v2, or a model folder this server keeps (config.json and "
+        "safetensors weights) under the folders {variable} names (the Hugging Face cache when "
+        "it is unset). Nothing is downloaded."
+    ),
+    "model.picker.fallback": "The page shows the shipped all-MiniLM-L6-v2 instead.",
+    "model.picker.failed": "{name} could not be loaded: {detail}",
+    "model.loading_picked": "Loading {name} ({kind}, {count} parameters)…",
+    "model.kind.encoder": "encoder",
+    "model.kind.decoder": "causal language model",
+    "model.kind.seq2seq": "encoder-decoder",
+    "model.about": (
+        "**{name}**: {kind}, {layers} layers × {heads} heads, {count} parameters; it reads up to "
+        "{limit} tokens in all."
+    ),
+    "model.stack": "Attention",
+    "model.stack.encoder": "Encoder self-attention (source × source)",
+    "model.stack.decoder": "Decoder self-attention (target × target, causal)",
+    "model.stack.cross": "Cross-attention (target × source)",
+    "model.target": "Target (what the decoder reads; leave empty to generate it greedily)",
+    "model.target.help": (
+        "An encoder-decoder reads the text above as its source and this as its target, after its "
+        "start token. Empty: the model writes the target itself, one most probable piece at a "
+        "time, up to 48 pieces."
+    ),
+    "model.generated": "The target was generated greedily: {count} pieces after the start token.",
+    "model.view": "View",
+    "model.view.heads": "Heads",
+    "model.view.neuron": "Neuron view",
+    "model.lines": "Head view: the enlarged head as lines",
+    "model.lines_title": "Layer {layer}, head {head}: queries (left) to keys (right)",
+    "model.lines_strongest": (
+        "Above {limit} tokens, only each token's {count} strongest lines are drawn."
+    ),
+    "model.truncated_total": (
+        "Sentence {which} was cut (the longer sentence first) so that the text fits the model's "
+        "{limit} tokens."
+    ),
+    "model.long_for_minilm": (
+        "This text is {count} tokens long: all-MiniLM-L6-v2 was fine-tuned on inputs of at most "
+        "{limit}, so its attention beyond that is outside its training."
+    ),
+    "model.next": "Next token",
+    "model.next.help": (
+        "A causal language model predicts, at each position, the token after it. Click a cell of "
+        "the enlarged head to pick a position."
+    ),
+    "model.next.title": "After {position}: {token}",
+    "model.next.probability": "Probability",
+    "model.neuron.query": "Query token",
+    "model.neuron.scale": (
+        "The score is q·k × {scale} (the head's size is {size}), plus any bias and mask, and "
+        "its softmax over the keys is the weight."
+    ),
+    "model.neuron.rotary": (
+        "q and k are shown as the model multiplies them: rotated by their positions (rotary "
+        "position embeddings)."
+    ),
+    "model.neuron.grouped": (
+        "Grouped-query attention: this head reads key and value head {key_head} of "
+        "{key_heads}, shared with other query heads."
+    ),
+    "model.neuron.bias": (
+        "T5 adds a learned bias by relative position to each score, and does not scale q·k."
+    ),
+    "model.neuron.q": "q of {token}",
+    "model.neuron.k": "k of each key token",
+    "model.neuron.qk": "q∘k: {token}'s q times each k, element by element",
+    "model.neuron.token": "Token",
+    "model.neuron.dimension": "Dimension",
+    "model.neuron.col.key": "key",
+    "model.neuron.col.dot": "q·k",
+    "model.neuron.col.scaled": "× scale",
+    "model.neuron.col.bias": "+ bias",
+    "model.neuron.col.mask": "+ mask",
+    "model.neuron.col.score": "score",
+    "model.neuron.col.weight": "softmax",
+    "model.neuron.col.model": "model's weight",
+    "model.neuron.csv": "Download the terms (CSV)",
+    "model.neuron.playground": "Open this head in the Playground ({rows} rows)",
+    "model.neuron.playground.help": (
+        "Puts this head's Q, K and V (the first {limit} rows) into the Playground's boxes."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -152,4 +237,78 @@ KO: dict[str, str] = {
         "위에 크게 보이는 것은 {layer}층 {head}번 헤드입니다. 썸네일을 누르면 다른 헤드가 크게 "
         "나타납니다."
     ),
+    "model.picker": "모델",
+    "model.picker.minilm": "all-MiniLM-L6-v2 (기본 제공)",
+    "model.picker.help": (
+        "기본 제공 all-MiniLM-L6-v2, 또는 이 서버가 {variable}이 가리키는 폴더(설정하지 않으면 "
+        "Hugging Face 캐시)에 둔 모델 폴더(config.json과 safetensors 가중치)입니다. 아무것도 "
+        "내려받지 않습니다."
+    ),
+    "model.picker.fallback": "대신 기본 제공 all-MiniLM-L6-v2를 보여 줍니다.",
+    "model.picker.failed": "{name}을(를) 불러오지 못했습니다: {detail}",
+    "model.loading_picked": "{name} 불러오는 중… ({kind}, 매개변수 {count}개)",
+    "model.kind.encoder": "인코더",
+    "model.kind.decoder": "인과 언어 모델",
+    "model.kind.seq2seq": "인코더-디코더",
+    "model.about": (
+        "**{name}**: {kind}, {layers}개 층 × {heads}개 헤드, 매개변수 {count}개. 모두 합쳐 "
+        "{limit}개 토큰까지 읽습니다."
+    ),
+    "model.stack": "어텐션",
+    "model.stack.encoder": "인코더 셀프 어텐션 (원문 × 원문)",
+    "model.stack.decoder": "디코더 셀프 어텐션 (목표 × 목표, 인과)",
+    "model.stack.cross": "교차 어텐션 (목표 × 원문)",
+    "model.target": "목표 문장 (디코더가 읽는 글. 비워 두면 탐욕적으로 생성합니다)",
+    "model.target.help": (
+        "인코더-디코더는 위의 글을 원문으로, 이 글을 시작 토큰 다음의 목표로 읽습니다. 비워 두면 "
+        "모델이 가장 확률이 높은 조각을 하나씩, 48개까지 직접 씁니다."
+    ),
+    "model.generated": "목표를 탐욕적으로 생성했습니다: 시작 토큰 다음 {count}개 조각.",
+    "model.view": "보기",
+    "model.view.heads": "헤드",
+    "model.view.neuron": "뉴런 보기",
+    "model.lines": "헤드 보기: 확대한 헤드를 선으로",
+    "model.lines_title": "{layer}층, {head}번 헤드: 쿼리(왼쪽)에서 키(오른쪽)로",
+    "model.lines_strongest": "토큰이 {limit}개를 넘으면 토큰마다 가장 강한 선 {count}개만 그립니다.",
+    "model.truncated_total": (
+        "글이 모델의 {limit}개 토큰에 맞도록 문장 {which}을(를) 잘랐습니다(긴 문장부터)."
+    ),
+    "model.long_for_minilm": (
+        "이 글은 {count}개 토큰입니다. all-MiniLM-L6-v2는 {limit}개 이하의 입력으로 미세 조정되었으므로, "
+        "그보다 긴 부분의 어텐션은 학습 범위 밖입니다."
+    ),
+    "model.next": "다음 토큰",
+    "model.next.help": (
+        "인과 언어 모델은 각 위치에서 그다음 토큰을 예측합니다. 확대한 헤드의 칸을 누르면 그 위치를 "
+        "고릅니다."
+    ),
+    "model.next.title": "{position}번 뒤: {token}",
+    "model.next.probability": "확률",
+    "model.neuron.query": "쿼리 토큰",
+    "model.neuron.scale": (
+        "점수는 q·k × {scale}(헤드 크기 {size})에 편향과 마스크를 더한 값이고, 키에 대한 그 "
+        "소프트맥스가 가중치입니다."
+    ),
+    "model.neuron.rotary": "q와 k는 모델이 곱하는 그대로, 위치만큼 회전된(회전 위치 임베딩) 값입니다.",
+    "model.neuron.grouped": (
+        "그룹 쿼리 어텐션: 이 헤드는 키·값 헤드 {key_heads}개 중 {key_head}번을 다른 쿼리 헤드와 "
+        "함께 읽습니다."
+    ),
+    "model.neuron.bias": "T5는 각 점수에 상대 위치별로 학습한 편향을 더하고, q·k를 스케일하지 않습니다.",
+    "model.neuron.q": "{token}의 q",
+    "model.neuron.k": "각 키 토큰의 k",
+    "model.neuron.qk": "q∘k: {token}의 q와 각 k의 원소별 곱",
+    "model.neuron.token": "토큰",
+    "model.neuron.dimension": "차원",
+    "model.neuron.col.key": "키",
+    "model.neuron.col.dot": "q·k",
+    "model.neuron.col.scaled": "× 스케일",
+    "model.neuron.col.bias": "+ 편향",
+    "model.neuron.col.mask": "+ 마스크",
+    "model.neuron.col.score": "점수",
+    "model.neuron.col.weight": "소프트맥스",
+    "model.neuron.col.model": "모델의 가중치",
+    "model.neuron.csv": "항목 내려받기 (CSV)",
+    "model.neuron.playground": "이 헤드를 플레이그라운드에서 열기 ({rows}행)",
+    "model.neuron.playground.help": "이 헤드의 Q, K, V(처음 {limit}행)를 플레이그라운드의 입력 칸에 넣습니다.",
 }

@@ -363,8 +363,9 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "target": "verdict", "baseline": "pad", "steps": "8",
     },
     MODEL: {
-        "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "layer": "2", "head": "3",
-        "hide": "1", "renorm": "0", "merge": "1", "block": "AB",
+        "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
+        "target": "It rests.", "view": "neuron", "stack": "cross", "layer": "2", "head": "3",
+        "query": "2", "hide": "1", "renorm": "0", "merge": "1", "block": "AB",
     },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",

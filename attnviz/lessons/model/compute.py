@@ -26,3 +26,34 @@ def specials_share(encoded: Encoded, *, merge_words: bool, block: str) -> torch.
         for b in blocks
     )  # (L, H, r)
     return 1 - torch.as_tensor(kept)
+
+
+STACKS = ("encoder", "decoder", "cross")  # attnviz.neurons.STACKS: which attention is shown
+LINES_ABOVE = 64  # tokens beyond which the head view draws only each token's strongest lines
+LINES_PER_TOKEN = 3
+
+
+def stack_attention(encoded: Encoded, stack: str) -> tuple[torch.Tensor, list[str], list[str]]:
+    """(L, H, r, c) one stack's attention with its query and key tokens: an encoder-decoder's
+    decoder self-attention (target x target) or cross-attention (target x source)."""
+    if stack == "encoder":
+        return encoded.attentions, list(encoded.tokens), list(encoded.tokens)
+    attn = encoded.decoder_attentions if stack == "decoder" else encoded.cross_attentions
+    if attn is None or encoded.decoder_tokens is None:
+        raise ValueError(f"a {encoded.kind} has no {stack} attention")
+    keys = encoded.decoder_tokens if stack == "decoder" else encoded.tokens
+    return attn, list(encoded.decoder_tokens), list(keys)
+
+
+def strongest_lines(weights: torch.Tensor, per_token: int = LINES_PER_TOKEN) -> torch.Tensor:
+    """(n, m) -> (n, m): each row's `per_token` largest weights kept, the others 0."""
+    k = min(per_token, weights.shape[-1])
+    top = weights.topk(k, dim=-1)
+    return torch.zeros_like(weights).scatter_(-1, top.indices, top.values)
+
+
+def next_token_rows(encoded: Encoded, position: int) -> tuple[list[str], list[float]]:
+    """A decoder's most probable next tokens after `position`, with their probabilities."""
+    if encoded.next_tokens is None or encoded.next_token_probs is None:
+        raise ValueError(f"a {encoded.kind} predicts no next token")
+    return list(encoded.next_tokens[position]), encoded.next_token_probs[position].tolist()

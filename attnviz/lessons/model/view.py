@@ -1,25 +1,54 @@
-"""The model lesson below its title: all-MiniLM-L6-v2 reading a sentence or a pair, every layer
-and head as a thumbnail (click one to enlarge it), one head and its layer's average."""
+"""The model lesson below its title: a transformer reading a text (the shipped all-MiniLM-L6-v2,
+or any encoder, decoder or encoder-decoder folder the server's picker lists), every layer and
+head as a thumbnail (click one to enlarge it), one head beside its layer's average and drawn as
+bertviz's head view, a causal language model's next tokens, and the neuron view of one head."""
 
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 import torch
 
+from attnviz import models
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import show_error
-from attnviz.app.model import encoder
-from attnviz.app.plot import plot, plot_row
-from attnviz.app.selection import selected_head, store_click
-from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
-from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat, attention_view
+from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.matrix_input import SELF_ATTENTION, SOURCE, TEXTS
+from attnviz.app.model import MODEL_FAULTS, encoder, picked_encoder
+from attnviz.app.plot import plot, plot_row, table
+from attnviz.app.selection import selected_cell, selected_head, store_click
+from attnviz.app.sentences import DEFAULT_PRESET, MAX_SENTENCE_CHARS, PRESETS, sentence_pair
+from attnviz.app.state import init_state
+from attnviz.encoder import (
+    MAX_TOTAL_TOKENS,
+    MINILM_TRAINED_LENGTH,
+    Encoded,
+    Encoder,
+    alignment_caveat,
+    attention_view,
+)
+from attnviz.errors import InputError
+from attnviz.figures.heatmap import vector_rows
+from attnviz.figures.lines import head_lines
 from attnviz.figures.model import head_figures, model_view
 from attnviz.i18n import Catalogue, catalogue, t
-from attnviz.lessons.model.compute import renormalise, specials_share
+from attnviz.lessons.model.compute import (
+    LINES_ABOVE,
+    LINES_PER_TOKEN,
+    STACKS,
+    next_token_rows,
+    renormalise,
+    specials_share,
+    stack_attention,
+    strongest_lines,
+)
+from attnviz.lessons.model.figures import next_token_bars
+from attnviz.neurons import HeadVectors, head_vectors, neuron_terms
+from attnviz.parsing import MAX_ROWS, format_matrix
 
 BLOCKS = {
     "all": "model.block.all",
@@ -28,22 +57,43 @@ BLOCKS = {
     "BA": "model.block.BA",
     "BB": "model.block.BB",
 }
+VIEWS = {"heads": "model.view.heads", "neuron": "model.view.neuron"}
+STACK_NAMES = {
+    "encoder": "model.stack.encoder",
+    "decoder": "model.stack.decoder",
+    "cross": "model.stack.cross",
+}
+KIND_NAMES = {
+    "encoder": "model.kind.encoder",
+    "decoder": "model.kind.decoder",
+    "encoder-decoder": "model.kind.seq2seq",
+}
 MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
+LAST = -1  # the query token: -1 is the last one
 _, _A, _B = PRESETS[DEFAULT_PRESET]
+MODEL = controls.text_control("model", "model_name", models.MINILM, max_chars=500)
 PRESET = controls.choice_control("preset", "model_preset", DEFAULT_PRESET, tuple(PRESETS))
 SENTENCE_A = controls.text_control("a", "model_sentence_a", _A)
 SENTENCE_B = controls.text_control("b", "model_sentence_b", _B)
+TARGET = controls.text_control("target", "model_target", "")
+VIEW = controls.choice_control("view", "model_view", "heads", tuple(VIEWS))
+STACK = controls.choice_control("stack", "model_stack", "encoder", STACKS)
 LAYER = controls.int_control("layer", "model_layer", 0, 0, MAX_LAYERS - 1)
 HEAD = controls.int_control("head", "model_head", 0, 0, 63)
+QUERY = controls.int_control("query", "model_query", LAST, LAST, MAX_TOTAL_TOKENS - 1)
 HIDE = controls.bool_control("hide", "model_hide_specials")
 # Shown only while [CLS] / [SEP] are hidden: then, by default, rows sum to 1 over what is shown.
 RENORM = controls.bool_control("renorm", "model_renormalise", True)
 MERGE = controls.bool_control("merge", "model_merge")
 BLOCK = controls.choice_control("block", "model_block", "all", tuple(BLOCKS))
 LINK: tuple[controls.Control, ...] = (
-    PRESET, SENTENCE_A, SENTENCE_B, LAYER, HEAD, HIDE, RENORM, MERGE, BLOCK
+    MODEL, PRESET, SENTENCE_A, SENTENCE_B, TARGET, VIEW, STACK, LAYER, HEAD, QUERY, HIDE,
+    RENORM, MERGE, BLOCK,
 )  # fmt: skip
 GRID = "view_grid"
+HEAD_CHART = "view_head"
+CLICKED_KEY = "model_clicked_key"  # the key column of the last clicked cell (unused but stored)
+PLAYGROUND = "pages/1_Playground.py"
 
 
 @dataclass(frozen=True)
@@ -56,41 +106,136 @@ class ModelChoice:
     merge_words: bool
     block: str
     renormalise: bool = False  # rows over the shown tokens (with the specials hidden only)
+    stack: str = "encoder"
 
 
-def choose(num_layers: int, num_heads: int, is_pair: bool) -> ModelChoice:
-    """Sidebar: layer and head to enlarge, [CLS]/[SEP], word merging and the pair's block."""
-    for control, count in ((LAYER, num_layers), (HEAD, num_heads)):
-        if not 0 <= int(st.session_state.get(control.key) or 0) < count:
-            st.session_state[control.key] = 0
+# --- the model -------------------------------------------------------------------------------
+
+
+@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
+def _found(roots: str) -> list[models.Found]:
+    """The picker's folders under `roots` (ATTNVIZ_MODEL_DIRS's value), walked again at most
+    every 30 s, so that a new download appears."""
+    return models.discover(models.roots(roots))
+
+
+def pick_model() -> Encoder:
+    """Sidebar: the model picker; the chosen model, loaded with progress.
+
+    A name the server refuses (outside its folders, pickle weights, remote code, too big, a
+    broken config) is shown with the reason, kept in the picker, and the shipped model is used.
+    """
+    init_state(MODEL.key, MODEL.default)
+    found = {f.name: f.label for f in _found(os.environ.get(models.ROOTS_VARIABLE, ""))}
+    labels = {models.MINILM: t("model.picker.minilm"), **found}
+    current = str(st.session_state[MODEL.key])
+    if current not in labels:  # from a link: kept, and checked below like any other name
+        labels[current] = current
     with st.sidebar:
-        layer = st.selectbox(
-            t("model.layer"), range(num_layers), key=LAYER.key, persist_state="session"
+        name = st.selectbox(
+            t("model.picker"),
+            list(labels),
+            format_func=lambda n: labels.get(n, n),
+            key=MODEL.key,
+            help=t("model.picker.help", variable=models.ROOTS_VARIABLE),
+            persist_state="session",
         )
-        head = st.selectbox(
-            t("model.head"), range(num_heads), key=HEAD.key, persist_state="session"
-        )
-        hide = controls.toggle(HIDE, t("model.hide_specials"), help=t("model.hide_specials.help"))
-        renorm = hide and controls.toggle(
-            RENORM, t("model.renormalise"), help=t("model.renormalise.help")
-        )
-        merge = controls.toggle(MERGE, t("model.merge"), help=t("model.merge.help"))
-        block = "all"
-        if is_pair:
-            block = controls.select(BLOCK, t("model.block"), lambda b: t(BLOCKS[b]), widget="radio")
-    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block), renorm)
+    try:
+        return picked_encoder(str(name))
+    except InputError as err:  # refused before loading: the reason is the message
+        show_error(err)
+    except MODEL_FAULTS as err:  # transformers could not load what passed the checks
+        detail = markdown_literal(f"{type(err).__name__}: {err}"[:500])
+        st.error(t("model.picker.failed", name=markdown_literal(str(name)), detail=detail))
+    st.info(t("model.picker.fallback"), icon=":material/undo:")
+    return encoder()
 
 
 @cache.results
-def encode_pair(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
-    """The model's reading of a sentence or a pair (cached on the texts)."""
-    return _encoder.encode(text_a, text_b)
+def encode_text(
+    model_path: str, _encoder: Encoder, text_a: str, text_b: str | None, target: str | None
+) -> Encoded:
+    """The model's reading of a text or a pair (cached on the model and the texts), up to
+    the model's own length, at most MAX_TOTAL_TOKENS tokens in all."""
+    return _encoder.encode(text_a, text_b, max_length=_encoder.max_length, target=target)
+
+
+@cache.results
+def neuron_vectors(
+    model_path: str, texts: tuple[str, ...], target: tuple[str, ...], stack: str, layer: int,
+    head: int, _encoder: Encoder, _encoded: Encoded,
+) -> HeadVectors:  # fmt: skip
+    """One head's captured q, k, v (cached on what the reading was made from)."""
+    return head_vectors(_encoder, _encoded, layer=layer, head=head, stack=stack)
+
+
+# --- controls --------------------------------------------------------------------------------
+
+
+def _clamp(control: controls.Control, count: int) -> None:
+    if not 0 <= int(st.session_state.get(control.key) or 0) < count:
+        st.session_state[control.key] = 0
+
+
+def choose(model: Encoder, encoded: Encoded) -> ModelChoice:
+    """Sidebar: the attention shown (an encoder-decoder's three), layer and head to enlarge,
+    [CLS]/[SEP], word merging and the pair's block."""
+    init_state(STACK.key, STACK.default)
+    with st.sidebar:
+        stack = "encoder"
+        if encoded.kind == "encoder-decoder":
+            stack = controls.select(
+                STACK, t("model.stack"), lambda s: t(STACK_NAMES[s]), widget="radio"
+            )
+        attn, _, _ = stack_attention(encoded, str(stack))
+        _clamp(LAYER, attn.shape[0])
+        _clamp(HEAD, attn.shape[1])
+        layer = st.selectbox(
+            t("model.layer"), range(attn.shape[0]), key=LAYER.key, persist_state="session"
+        )
+        head = st.selectbox(
+            t("model.head"), range(attn.shape[1]), key=HEAD.key, persist_state="session"
+        )
+        hide = merge = renorm = False
+        block = "all"
+        if stack == "encoder":
+            hide = controls.toggle(
+                HIDE, t("model.hide_specials"), help=t("model.hide_specials.help")
+            )
+            renorm = hide and controls.toggle(
+                RENORM, t("model.renormalise"), help=t("model.renormalise.help")
+            )
+            merge = controls.toggle(MERGE, t("model.merge"), help=t("model.merge.help"))
+            if len(encoded.texts) == 2:
+                block = controls.select(
+                    BLOCK, t("model.block"), lambda b: t(BLOCKS[b]), widget="radio"
+                )
+    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block), renorm, str(stack))
+
+
+def read_texts(model: Encoder) -> tuple[str, str | None, str | None]:
+    """The text boxes: a sentence or a pair, and an encoder-decoder's target (None: generate)."""
+    text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)
+    target = None
+    if model.kind == "encoder-decoder":
+        typed = controls.text_input(
+            TARGET,
+            t("model.target"),
+            help=t("model.target.help"),
+            max_chars=MAX_SENTENCE_CHARS,
+        )
+        target = typed if typed.strip() else None
+    return text_a, text_b, target
+
+
+# --- views -----------------------------------------------------------------------------------
 
 
 @cache.figures
 def grid_figure(
-    texts: tuple[str, ...], view: tuple[bool, bool, str, bool], text: Catalogue, _attn: torch.Tensor
-) -> go.Figure:
+    key: tuple[object, ...], view: tuple[bool, bool, str, bool], text: Catalogue,
+    _attn: torch.Tensor,
+) -> go.Figure:  # fmt: skip
     """The model view, cached on what `_attn` was made from. It does not frame the chosen head:
     the same figure is sent again, and Chromium keeps the drawn one (a changed one, even a
     frame, is drawn anew: 72 subplots take 1.3 to 2 s)."""
@@ -98,8 +243,24 @@ def grid_figure(
 
 
 def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice) -> None:
-    """The chosen head beside its layer's average over heads."""
-    plot_row(head_figures(attn, choice.layer, choice.head, rows, cols, catalogue()))
+    """The chosen head (click a cell to pick its row as the query token) beside its layer's
+    average over heads, then the same head as bertviz's head view."""
+    figures = head_figures(attn, choice.layer, choice.head, rows, cols, catalogue())
+    on_click = functools.partial(store_click, HEAD_CHART, (QUERY.key, CLICKED_KEY), selected_cell)
+    left, right = st.columns(2)
+    with left:
+        plot(figures[HEAD_CHART], key=HEAD_CHART, on_select=on_click)
+    with right:
+        plot(figures["view_average"], key="view_average")
+    weights = attn[choice.layer, choice.head]  # (r, c)
+    many = max(weights.shape) > LINES_ABOVE
+    if many:
+        weights = strongest_lines(weights)
+    title = t("model.lines_title", layer=choice.layer, head=choice.head)
+    with st.expander(t("model.lines"), expanded=not many):
+        if many:
+            st.caption(t("model.lines_strongest", count=LINES_PER_TOKEN, limit=LINES_ABOVE))
+        plot(head_lines(weights, rows, cols, title=title, text=catalogue()), key="view_lines")
 
 
 def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice) -> None:
@@ -119,43 +280,192 @@ def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice
     st.caption(t(key, **values))
 
 
-def show_model(encoded: Encoded, choice: ModelChoice) -> None:
-    """Notes, the chosen head and the layer's average over heads, the model view grid."""
+def show_notes(model: Encoder, encoded: Encoded) -> None:
+    """What was cut, and what lies outside what the model was trained on."""
+    total = len(encoded.tokens)
     for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
         if truncated:
-            st.info(t("model.truncated", which=which, limit=MAX_TOKENS))
-    if alignment_caveat(encoded):
-        st.warning(t("model.caveat"))
-    attn, rows, cols = attention_view(
-        encoded,
-        hide_specials=choice.hide_specials,
-        merge_words=choice.merge_words,
-        block=choice.block,
-    )  # (L, H, r, c)
-    if choice.hide_specials and rows:
-        show_specials_note(encoded, attn, choice)
-    if choice.renormalise:
-        attn = renormalise(attn)  # (L, H, r, c), rows summing to 1
+            st.info(t("model.truncated_total", which=which, limit=model.max_length))
+    if model.shipped:
+        if total > MINILM_TRAINED_LENGTH:
+            st.info(t("model.long_for_minilm", count=total, limit=MINILM_TRAINED_LENGTH))
+        if alignment_caveat(encoded):
+            st.warning(t("model.caveat"))
+    if encoded.generated and encoded.decoder_tokens is not None:
+        st.caption(t("model.generated", count=len(encoded.decoder_tokens) - 1))
+
+
+def query_of(rows: list[str]) -> int:
+    """The query token picked (a click on the enlarged head, or the box), -1 the last."""
+    query = int(st.session_state.get(QUERY.key, LAST))
+    return query if 0 <= query < len(rows) else len(rows) - 1
+
+
+def show_next_tokens(encoded: Encoded, rows: list[str]) -> None:
+    """A causal language model's most probable next tokens after the last token and after the
+    picked one."""
+    last, picked = len(rows) - 1, query_of(rows)
+    text = catalogue()
+    figures = {}
+    for key, position in (("view_next_last", last), ("view_next_picked", picked)):
+        tokens, probs = next_token_rows(encoded, position)
+        title = t("model.next.title", token=rows[position], position=position)
+        figures[key] = next_token_bars(tokens, probs, title, text)
+    st.subheader(t("model.next"))
+    st.caption(t("model.next.help"))
+    plot_row(figures)
+
+
+def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
+    """The chosen head, its layer's average and its head view, the next tokens of a causal
+    language model, and the model view grid."""
+    if choice.stack == "encoder":
+        attn, rows, cols = attention_view(
+            encoded,
+            hide_specials=choice.hide_specials,
+            merge_words=choice.merge_words,
+            block=choice.block,
+        )  # (L, H, r, c)
+        if choice.hide_specials and rows:
+            show_specials_note(encoded, attn, choice)
+        if choice.renormalise:
+            attn = renormalise(attn)  # (L, H, r, c), rows summing to 1
+    else:
+        attn, rows, cols = stack_attention(encoded, choice.stack)
     show_heads(attn, rows, cols, choice)
-    st.caption(t("model.tokens", count=len(encoded.tokens)))
+    if encoded.kind == "decoder" and choice.stack == "encoder" and not choice.merge_words:
+        show_next_tokens(encoded, rows)
+    st.caption(t("model.tokens", count=len(rows)))
     view = (choice.hide_specials, choice.merge_words, choice.block, choice.renormalise)
-    fig = grid_figure(tuple(encoded.texts), view, catalogue(), attn)
+    key = (str(model.path), tuple(encoded.texts), tuple(encoded.decoder_tokens or ()), choice.stack)
+    fig = grid_figure(key, view, catalogue(), attn)
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(fig, key=GRID, on_select=on_click)
     st.caption(t("model.grid_click", layer=choice.layer, head=choice.head))
 
 
+def _fill_playground(vectors: HeadVectors, causal: bool) -> None:
+    """The head's Q, K and V (the first MAX_ROWS rows) into the Playground's boxes."""
+    st.session_state[SOURCE] = "edit"
+    st.session_state[SELF_ATTENTION] = False
+    for name, matrix in (
+        ("queries", vectors.queries),
+        ("keys", vectors.keys),
+        ("values", vectors.values),
+    ):
+        st.session_state[TEXTS[name]] = format_matrix(matrix[:MAX_ROWS])
+    st.session_state["attn_score"] = "dot" if vectors.scale == 1.0 else "scaled_dot"
+    st.session_state["mask_causal"] = causal
+
+
+def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
+    """One head's score for one query token, term by term, on the model's own vectors."""
+    _, rows, cols = stack_attention(encoded, choice.stack)
+    try:
+        vectors = neuron_vectors(
+            str(model.path), tuple(encoded.texts), tuple(encoded.decoder_tokens or ()),
+            choice.stack, choice.layer, choice.head, model, encoded,
+        )  # fmt: skip
+    except InputError as err:
+        show_error(err)
+        return
+    init_state(QUERY.key, QUERY.default)
+    query = query_of(rows)
+    picked = st.selectbox(
+        t("model.neuron.query"),
+        range(len(rows)),
+        index=query,
+        format_func=lambda i: f"{i}: {rows[i]}",
+    )
+    if picked != query:
+        st.session_state[QUERY.key] = int(picked)
+        query = int(picked)
+    terms = neuron_terms(vectors, query)
+    notes = [t("model.neuron.scale", scale=f"{terms.scale:.4g}", size=vectors.queries.shape[1])]
+    if vectors.rotary:
+        notes.append(t("model.neuron.rotary"))
+    if vectors.key_heads < model.num_heads:
+        notes.append(
+            t("model.neuron.grouped", key_head=vectors.key_head, key_heads=vectors.key_heads)
+        )
+    if terms.bias is not None:
+        notes.append(t("model.neuron.bias"))
+    st.caption(" ".join(notes))
+    text = catalogue()
+    query_label = rows[query]
+    vectors_of = functools.partial(
+        vector_rows, dim_label=t("model.neuron.dimension"), text=text,
+        row_name=t("model.neuron.token"),
+    )  # fmt: skip
+    title = t("model.neuron.q", token=query_label)
+    plot(vectors_of(terms.query[None], title=title, row_labels=[query_label]), key="view_neuron_q")
+    plot_row(
+        {
+            "view_neuron_k": vectors_of(
+                terms.keys, title=t("model.neuron.k"), row_labels=cols, across=2
+            ),
+            "view_neuron_qk": vectors_of(
+                terms.products,
+                title=t("model.neuron.qk", token=query_label),
+                row_labels=cols,
+                across=2,
+            ),
+        }
+    )
+    frame = pd.DataFrame(
+        {
+            t("model.neuron.col.key"): cols,
+            t("model.neuron.col.dot"): terms.dots.tolist(),
+            t("model.neuron.col.scaled"): (terms.dots * terms.scale).tolist(),
+            **({t("model.neuron.col.bias"): terms.bias.tolist()} if terms.bias is not None else {}),
+            **({t("model.neuron.col.mask"): terms.mask.tolist()} if terms.mask is not None else {}),
+            t("model.neuron.col.score"): terms.scores.tolist(),
+            t("model.neuron.col.weight"): terms.weights.tolist(),
+            t("model.neuron.col.model"): terms.model_weights.tolist(),
+        }
+    )
+    table(frame, t("model.neuron.csv"), key="view_neuron_table")
+    causal = encoded.kind == "decoder" or choice.stack == "decoder"
+    rows_sent = min(MAX_ROWS, vectors.queries.shape[0], vectors.keys.shape[0])
+    if st.button(
+        t("model.neuron.playground", rows=rows_sent),
+        key="model_neuron_playground",
+        help=t("model.neuron.playground.help", limit=MAX_ROWS),
+        icon=":material/open_in_new:",
+    ):
+        _fill_playground(vectors, causal)
+        st.switch_page(PLAYGROUND)
+
+
 def show() -> None:
     links.restore_link(LINK, page="model")
-    model = encoder()
+    for control in LINK:
+        init_state(control.key, control.default)
+    model = pick_model()
     links.publish_link(LINK)
+    st.caption(
+        t(
+            "model.about",
+            name=model.name,
+            kind=t(KIND_NAMES[model.kind]),
+            layers=model.num_layers,
+            heads=model.num_heads,
+            count=f"{model.parameters:,}",
+            limit=model.max_length,
+        )
+    )
     try:
-        text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)
-        choice = choose(model.num_layers, model.num_heads, is_pair=text_b is not None)
+        text_a, text_b, target = read_texts(model)
         with st.spinner(t("model.computing")):
-            encoded = encode_pair(model, text_a, text_b)
+            encoded = encode_text(str(model.path), model, text_a, text_b, target)
     except ValueError as err:
         show_error(err)
         return
-    show_model(encoded, choice)
+    choice = choose(model, encoded)
+    show_notes(model, encoded)
+    view = controls.select(VIEW, t("model.view"), lambda v: t(VIEWS[v]), widget="segmented")
+    if view == "neuron":
+        show_neuron(model, encoded, choice)
+    else:
+        show_model(model, encoded, choice)
     links.share_panel(LINK, key="model")

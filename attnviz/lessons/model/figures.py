@@ -1,0 +1,39 @@
+"""The model lesson's own figures: a causal language model's most probable next tokens (the
+neuron view's vectors are `attnviz.figures.heatmap.vector_rows`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.figures.style import labels_width, style_layout
+from attnviz.i18n import Catalogue
+
+BAR_COLOR = "#4575b4"
+BAR_ROW = 26  # px a bar
+
+
+def next_token_bars(
+    tokens: Sequence[str], probs: Sequence[float], title: str, text: Catalogue
+) -> go.Figure:
+    """The top next tokens as horizontal bars, the most probable on top."""
+    labels = unique_labels([escape_label(token) for token in tokens])
+    layout = style_layout(title, height=BAR_ROW * len(labels) + 120, top=60)
+    layout.update(
+        margin={"l": round(labels_width(labels)) + 20, "r": 20, "t": 60, "b": 50},
+        xaxis={"title": {"text": text("model.next.probability")}, "range": [0, 1]},
+        yaxis={"autorange": "reversed", "type": "category"},
+    )
+    bars = go.Bar(
+        x=list(probs),
+        y=labels,
+        orientation="h",
+        marker={"color": BAR_COLOR},
+        text=[f"{p:.1%}" for p in probs],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+    )
+    return go.Figure(bars, layout)

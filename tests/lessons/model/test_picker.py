@@ -1,0 +1,156 @@
+"""The model page with the picker's models, through AppTest: tiny random models of a decoder, an
+encoder-decoder, two encoders (tests/families.py) under a root ATTNVIZ_MODEL_DIRS names, each
+page's numbers against the model read directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnviz import models
+from attnviz.encoder import Encoder
+from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.lessons.model import view as model_view
+from tests import families
+from tests.app.test_links import open_with
+from tests.apptest import chart, open_page, texts_of, z_of
+from tests.plotly_data import decode
+
+MODEL = "pages/8_Model_attention.py"
+A, B = "I do need sleep", "I am tired"
+PICKED = ("gpt2", "t5", "bert", "deberta-v2")
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("picker")
+    families.make_all(base, PICKED)
+    pickled = base / "pickled"
+    pickled.mkdir()
+    (pickled / "config.json").write_text('{"model_type": "gpt2"}')
+    (pickled / "pytorch_model.bin").write_bytes(b"\x80\x04")
+    broken = families.make("gpt2", base / "broken")  # its weights cut short after the header
+    weights = (broken / "model.safetensors").read_bytes()
+    (broken / "model.safetensors").write_bytes(
+        weights[: 8 + int.from_bytes(weights[:8], "little") + 100]
+    )
+    return base
+
+
+@pytest.fixture(autouse=True)
+def roots(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(models.ROOTS_VARIABLE, f"tiny={root}")
+
+
+def _pick(name: str):
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(f"tiny/{name}").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_picker_lists_the_roots_models(root: Path) -> None:
+    at = open_page(MODEL)
+    options = at.selectbox(key=model_view.MODEL.key).options
+    assert options[0] == "all-MiniLM-L6-v2 (shipped)"
+    listed = sorted(f"{n} (tiny)" for n in (*PICKED, "broken"))  # no pickle-only folder
+    assert sorted(options[1:]) == listed
+
+
+def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
+    at = _pick("gpt2")
+    encoded = Encoder(root / "gpt2").encode(A, B, max_length=512)
+    np.testing.assert_allclose(z_of(at, "view_head"), encoded.attentions[0, 0], atol=1e-5)
+    assert np.triu(z_of(at, "view_head"), 1).max() == 0  # causal
+    assert encoded.next_token_probs is not None and encoded.next_tokens is not None
+    bars = chart(at, "view_next_last")["data"][0]
+    np.testing.assert_allclose(bars["x"], encoded.next_token_probs[-1], atol=1e-6)
+    expected = unique_labels([escape_label(token) for token in encoded.next_tokens[-1]])
+    assert list(bars["y"]) == expected
+    # A click on a cell of the enlarged head picks its row as the position.
+    at.session_state[model_view.QUERY.key] = 2
+    at.run()
+    picked = chart(at, "view_next_picked")["data"][0]
+    np.testing.assert_allclose(picked["x"], encoded.next_token_probs[2], atol=1e-6)
+    captions = " ".join(c.value for c in at.caption)
+    assert "**gpt2 (gpt2)**: causal language model, 2 layers × 4 heads" in captions
+
+
+def test_an_encoder_decoder_shows_cross_attention(root: Path) -> None:
+    at = _pick("t5")
+    at.text_input(key=model_view.TARGET.key).input("I need rest").run()
+    at.radio(key=model_view.STACK.key).set_value("cross").run()
+    assert not at.exception, [e.value for e in at.exception]
+    encoded = Encoder(root / "t5").encode(A, B, max_length=512, target="I need rest")
+    assert encoded.cross_attentions is not None and encoded.decoder_tokens is not None
+    z = z_of(at, "view_head")
+    assert z.shape == (len(encoded.decoder_tokens), len(encoded.tokens))
+    np.testing.assert_allclose(z, encoded.cross_attentions[0, 0], atol=1e-5)
+    at.radio(key=model_view.STACK.key).set_value("decoder").run()
+    np.testing.assert_allclose(z_of(at, "view_head"), encoded.decoder_attentions[0, 0], atol=1e-5)
+
+
+def test_the_neuron_view_and_the_playground(root: Path) -> None:
+    at = _pick("bert")
+    at.selectbox(key=model_view.LAYER.key).set_value(1).run()
+    at.selectbox(key=model_view.HEAD.key).set_value(2).run()
+    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    assert not at.exception, [e.value for e in at.exception]
+    encoder = Encoder(root / "bert")
+    encoded = encoder.encode(A, B, max_length=512)
+    frame = at.dataframe[0].value
+    last = len(encoded.tokens) - 1
+    np.testing.assert_allclose(frame["softmax"], encoded.attentions[1, 2, last], atol=1e-5)
+    np.testing.assert_allclose(frame["model's weight"], encoded.attentions[1, 2, last], atol=1e-6)
+    k = decode(chart(at, "view_neuron_k")["data"][0]["z"])
+    assert k.shape == (len(encoded.tokens), 8)
+    at.button(key="model_neuron_playground").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    queries = at.session_state["qkv_text_queries"]
+    rows = [list(map(float, line.replace(",", " ").split())) for line in queries.splitlines()]
+    assert len(rows) == len(encoded.tokens) and len(rows[0]) == 8
+
+
+def test_deberta_says_why_there_is_no_neuron_view(root: Path) -> None:
+    at = _pick("deberta-v2")
+    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "cannot break down a deberta-v2 head" in texts_of(at)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("tiny/../secret", "outside the model folders"),
+        ("/etc", "outside the model folders"),
+        ("tiny/pickled", "has its weights only as pickle files"),
+        ("elsewhere/bert", "is not a model folder this server reads"),
+        ("tiny/broken", "The weights of broken cannot be loaded"),
+    ],
+)
+def test_a_refused_link_says_why_and_shows_minilm(root: Path, name: str, message: str) -> None:
+    at = open_with(MODEL, {"model": name})
+    assert message in texts_of(at)
+    assert "shipped all-MiniLM-L6-v2 instead" in texts_of(at)
+    assert at.selectbox(key=model_view.MODEL.key).value == name  # what was asked is kept
+    assert z_of(at, "view_head").shape == (10, 10)  # MiniLM's [CLS] i do need sleep [SEP] ...
+
+
+def test_a_link_names_the_picked_model(root: Path) -> None:
+    at = open_with(MODEL, {"model": "tiny/gpt2", "layer": "1", "head": "3"})
+    encoded = Encoder(root / "gpt2").encode(A, B, max_length=512)
+    np.testing.assert_allclose(z_of(at, "view_head"), encoded.attentions[1, 3], atol=1e-5)
+
+
+def test_minilm_notes_inputs_beyond_its_training_length(encoder: Encoder) -> None:
+    at = open_page(MODEL)
+    long = " ".join(["the lorry reversed into the bollard"] * 30)
+    at.text_area(key=model_view.SENTENCE_A.key).input(long).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "fine-tuned on inputs of at most 128" in texts_of(at)
+    counts = [c.value for c in at.caption if c.value.startswith("Tokens (")]
+    n = len(encoder.encode(long, B, max_length=512).tokens)
+    assert 128 < n < 512 and counts == [f"Tokens ({n})"]
+    assert chart(at, "view_head")["data"][0]["type"] == "image"  # pooled, as on the Playground
