@@ -64,6 +64,7 @@ bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_heads
 	$(PY) -m benchmarks.bench_layers
 	$(PY) -m benchmarks.bench_model
+	$(PY) -m benchmarks.bench_families
 	$(PY) -m benchmarks.bench_pages
 	$(PY) -m benchmarks.bench_payload
 	$(PY) -m benchmarks.bench_cold_start

@@ -198,6 +198,7 @@ class Encoder:
         self._backend.no_padding()
         self._token_types = "token_type_ids" in self.tokenizer.model_input_names
         self._tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
+        self._vocab: list[str] | None = None  # id -> piece, built on first use
 
     @property
     def name(self) -> str:
@@ -212,6 +213,7 @@ class Encoder:
         max_length: int | None = None,
         target: str | None = None,
         max_new_tokens: int = MAX_GENERATED,
+        next_tokens: bool = True,
     ) -> Encoded:
         """One sentence, or a pair read together as the tokenizer pairs them ([CLS] A [SEP] B
         [SEP] for BERT).
@@ -220,7 +222,8 @@ class Encoder:
         tokens in all (specials included, capped at the model's `max_length`), the longer
         sentence cut first. An encoder-decoder reads the text as its source and `target` as
         what its decoder reads, or, when `target` is None, what it generates greedily (up to
-        `max_new_tokens` pieces).
+        `max_new_tokens` pieces). A decoder's top next tokens are left out with `next_tokens`
+        False (their top-k over the vocabulary costs about a third of a tiny model's forward).
         """
         texts = [text_a] if text_b is None else [text_a, text_b]
         pieces = self._pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
@@ -242,7 +245,7 @@ class Encoder:
             attn[:, 0],
             embedded[0],
             inputs=inputs,
-            **self._next_tokens(logits),
+            **self._next_tokens(logits if next_tokens else None),
         )
 
     def encode_batch(self, texts: list[str], names: Sequence[str] | None = None) -> list[Encoded]:
@@ -359,10 +362,20 @@ class Encoder:
         """A decoder's top NEXT_TOKENS next tokens after each position, from (1, T, V) logits."""
         if logits is None:
             return {}
-        probs = torch.softmax(logits[0], dim=-1)  # (T, V)
-        top = probs.topk(min(NEXT_TOKENS, probs.shape[-1]), dim=-1)  # (T, K) each
-        names = [list(self.tokenizer.convert_ids_to_tokens(row)) for row in top.indices.tolist()]
-        return {"next_token_ids": top.indices, "next_token_probs": top.values, "next_tokens": names}
+        top = logits[0].topk(min(NEXT_TOKENS, logits.shape[-1]), dim=-1)  # (T, K) each
+        # The softmax of only the kept logits: exp(logit - logsumexp), the same numbers.
+        probs = (top.values - logits[0].logsumexp(dim=-1, keepdim=True)).exp()  # (T, K)
+        vocab = self._pieces_by_id()
+        names = [[vocab[i] for i in row] for row in top.indices.tolist()]
+        return {"next_token_ids": top.indices, "next_token_probs": probs, "next_tokens": names}
+
+    def _pieces_by_id(self) -> list[str]:
+        """Every id's piece, looked up once (the tokenizer's own lookup costs more per id)."""
+        if self._vocab is None:
+            size = max(len(self.tokenizer), int(self.model.config.vocab_size))
+            pieces = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
+            self._vocab = [str(p) for p in pieces] + [""] * (size - len(self.tokenizer))
+        return self._vocab
 
     def _encode_seq2seq(
         self,

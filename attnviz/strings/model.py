@@ -6,8 +6,9 @@ English (EN) and Korean (KO), key for key.
 EN: dict[str, str] = {
     "model.nav": "Model attention",
     "model.tour": (
-        "The real attention heads of all-MiniLM-L6-v2 reading a sentence or a pair: every layer "
-        "and head at once, one head enlarged, the average, and the A/B blocks of a pair."
+        "The real attention heads of all-MiniLM-L6-v2, or of any model folder on the server, "
+        "reading a text: every layer and head at once, one head enlarged and drawn as lines, a "
+        "causal model's next tokens, cross-attention, and the neuron view of one head."
     ),
     "model.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
     "model.unavailable": (
@@ -19,19 +20,26 @@ EN: dict[str, str] = {
     "model.computing": "Running the model…",
     "model.title": "Model attention",
     "model.intro": (
+        "A transformer's real attention heads: the shipped all-MiniLM-L6-v2, or any encoder, "
+        "causal language model or encoder-decoder folder this server keeps (pick it in the "
+        "sidebar). Each small heatmap is one head: row i shows how much token i attends to every "
+        "token. Pick a layer and head to enlarge it, or open the neuron view to see one score "
+        "made, term by term, from the head's own q and k."
+    ),
+    "model.minilm_note": (
         "all-MiniLM-L6-v2 (6 layers × 12 heads) is a sentence-transformers **bi-encoder**: it was "
         "fine-tuned with a contrastive loss over sentence pairs, but each sentence of a pair was "
         "encoded alone, so it learned to embed one sentence at a time, never to read two "
         "together. Given a pair, this page has it read the text as BERT reads one, `[CLS] A "
         "[SEP] B [SEP]`: that input is outside what it was trained on, and attention between A "
-        "and B is not something its training shaped. Each small heatmap is one head: row i shows "
-        "how much token i attends to every token. Pick a layer and head to enlarge it."
+        "and B is not something its training shaped."
     ),
     "model.sentence_a": "Sentence A",
     "model.sentence_b": "Sentence B (optional: leave empty for one sentence)",
     "model.layer": "Layer",
     "model.head": "Head",
     "model.hide_specials": "Hide [CLS] and [SEP]",
+    "model.hide_specials_any": "Hide the special tokens",
     "model.hide_specials.help": (
         "Many heads park their attention on [CLS] or [SEP]; hiding them shows what is left."
     ),
@@ -165,8 +173,9 @@ EN: dict[str, str] = {
 KO: dict[str, str] = {
     "model.nav": "모델의 어텐션",
     "model.tour": (
-        "문장 하나 또는 문장 쌍을 읽는 all-MiniLM-L6-v2의 실제 어텐션 헤드: 모든 층과 헤드를 "
-        "한눈에, 확대한 헤드 하나, 헤드 평균, 그리고 문장 쌍의 A/B 블록."
+        "글을 읽는 all-MiniLM-L6-v2, 또는 서버에 있는 모델 폴더의 실제 어텐션 헤드: 모든 층과 "
+        "헤드를 한눈에, 선으로도 그린 확대 헤드, 인과 모델의 다음 토큰, 교차 어텐션, 헤드 하나의 "
+        "뉴런 보기."
     ),
     "model.loading": "all-MiniLM-L6-v2를 불러오는 중… (서버마다 한 번)",
     "model.unavailable": (
@@ -178,20 +187,25 @@ KO: dict[str, str] = {
     "model.computing": "모델을 실행하는 중…",
     "model.title": "모델의 어텐션",
     "model.intro": (
+        "트랜스포머의 실제 어텐션 헤드입니다. 기본 제공 all-MiniLM-L6-v2, 또는 이 서버에 있는 "
+        "인코더, 인과 언어 모델, 인코더-디코더 폴더를 사이드바에서 고르세요. 작은 히트맵 하나가 "
+        "헤드 하나이며, i번째 행은 토큰 i가 각 토큰에 얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 "
+        "골라 확대하거나, 뉴런 보기에서 점수 하나가 헤드의 q와 k로 항목별로 만들어지는 과정을 보세요."
+    ),
+    "model.minilm_note": (
         "all-MiniLM-L6-v2 (6개 층 × 12개 헤드)는 sentence-transformers의 **바이 인코더** "
         "(bi-encoder)입니다. 문장 쌍에 대한 대조 손실(contrastive loss)로 미세 조정되었지만, 쌍의 "
         "각 문장은 따로 인코딩되었습니다. 그래서 문장을 하나씩 임베딩하도록 배웠을 뿐, 두 문장을 "
         "함께 읽도록 배운 적은 없습니다. 문장 쌍이 주어지면 이 페이지는 BERT가 쌍을 읽듯이 "
         "텍스트를 `[CLS] A [SEP] B [SEP]` 형태로 읽게 합니다. 이런 입력은 모델이 학습한 범위 "
-        "밖이며, A와 B 사이의 어텐션은 학습으로 다듬어진 것이 아닙니다. 작은 히트맵 하나가 헤드 "
-        "하나이며, i번째 행은 토큰 i가 각 토큰에 얼마나 어텐션하는지 보여 줍니다. 층과 헤드를 골라 "
-        "크게 확대해 보세요."
+        "밖이며, A와 B 사이의 어텐션은 학습으로 다듬어진 것이 아닙니다."
     ),
     "model.sentence_a": "문장 A",
     "model.sentence_b": "문장 B (선택 사항: 문장 하나만 보려면 비워 두세요)",
     "model.layer": "층",
     "model.head": "헤드",
     "model.hide_specials": "[CLS]와 [SEP] 숨기기",
+    "model.hide_specials_any": "특수 토큰 숨기기",
     "model.hide_specials.help": (
         "많은 헤드가 어텐션을 [CLS]나 [SEP]에 몰아 둡니다. 이 둘을 숨기면 나머지 어텐션이 보입니다."
     ),
@@ -255,10 +269,10 @@ KO: dict[str, str] = {
         "{limit}개 토큰까지 읽습니다."
     ),
     "model.stack": "어텐션",
-    "model.stack.encoder": "인코더 셀프 어텐션 (원문 × 원문)",
-    "model.stack.decoder": "디코더 셀프 어텐션 (목표 × 목표, 인과)",
-    "model.stack.cross": "교차 어텐션 (목표 × 원문)",
-    "model.target": "목표 문장 (디코더가 읽는 글. 비워 두면 탐욕적으로 생성합니다)",
+    "model.stack.encoder": "인코더 셀프 어텐션(원문 × 원문)",
+    "model.stack.decoder": "디코더 셀프 어텐션(목표 × 목표, 인과)",
+    "model.stack.cross": "교차 어텐션(목표 × 원문)",
+    "model.target": "목표 문장(디코더가 읽는 글. 비워 두면 탐욕적으로 생성합니다)",
     "model.target.help": (
         "인코더-디코더는 위의 글을 원문으로, 이 글을 시작 토큰 다음의 목표로 읽습니다. 비워 두면 "
         "모델이 가장 확률이 높은 조각을 하나씩, 48개까지 직접 씁니다."
@@ -308,7 +322,7 @@ KO: dict[str, str] = {
     "model.neuron.col.score": "점수",
     "model.neuron.col.weight": "소프트맥스",
     "model.neuron.col.model": "모델의 가중치",
-    "model.neuron.csv": "항목 내려받기 (CSV)",
-    "model.neuron.playground": "이 헤드를 플레이그라운드에서 열기 ({rows}행)",
+    "model.neuron.csv": "항목 내려받기(CSV)",
+    "model.neuron.playground": "이 헤드를 플레이그라운드에서 열기({rows}행)",
     "model.neuron.playground.help": "이 헤드의 Q, K, V(처음 {limit}행)를 플레이그라운드의 입력 칸에 넣습니다.",
 }

@@ -63,15 +63,30 @@ def wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path, timeout: 
         time.sleep(0.02)
 
 
+PICKER_MODELS = ("gpt2", "t5")  # tiny random models (tests/families.py) in the server's picker
+
+
 @pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """`streamlit run dashboard.py` headless on a free loopback port, until the session ends."""
+def model_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of tiny models, the one root ATTNVIZ_MODEL_DIRS names for the server."""
+    from tests import families
+
+    root = tmp_path_factory.mktemp("e2e-models")
+    families.make_all(root, PICKER_MODELS)
+    return root
+
+
+@pytest.fixture(scope="session")
+def app_url(model_root: Path) -> Iterator[str]:
+    """`streamlit run dashboard.py` headless on a free loopback port, until the session ends;
+    its model picker reads `model_root` (as "tiny")."""
     port = free_port()
     log = (ROOT / ".pytest_cache").joinpath("streamlit-e2e.log")
     log.parent.mkdir(exist_ok=True)
+    env = {**os.environ, "ATTNVIZ_MODEL_DIRS": f"tiny={model_root}"}
     with log.open("w") as out:
         command = streamlit_command("dashboard.py", port)
-        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             try:

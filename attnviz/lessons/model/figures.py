@@ -25,6 +25,7 @@ def next_token_bars(
         margin={"l": round(labels_width(labels)) + 20, "r": 20, "t": 60, "b": 50},
         xaxis={"title": {"text": text("model.next.probability")}, "range": [0, 1]},
         yaxis={"autorange": "reversed", "type": "category"},
+        plot_bgcolor="white",
     )
     bars = go.Bar(
         x=list(probs),

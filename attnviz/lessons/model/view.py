@@ -199,9 +199,8 @@ def choose(model: Encoder, encoded: Encoded) -> ModelChoice:
         hide = merge = renorm = False
         block = "all"
         if stack == "encoder":
-            hide = controls.toggle(
-                HIDE, t("model.hide_specials"), help=t("model.hide_specials.help")
-            )
+            label = "model.hide_specials" if model.shipped else "model.hide_specials_any"
+            hide = controls.toggle(HIDE, t(label), help=t("model.hide_specials.help"))
             renorm = hide and controls.toggle(
                 RENORM, t("model.renormalise"), help=t("model.renormalise.help")
             )
@@ -287,6 +286,7 @@ def show_notes(model: Encoder, encoded: Encoded) -> None:
         if truncated:
             st.info(t("model.truncated_total", which=which, limit=model.max_length))
     if model.shipped:
+        st.caption(t("model.minilm_note"))
         if total > MINILM_TRAINED_LENGTH:
             st.info(t("model.long_for_minilm", count=total, limit=MINILM_TRAINED_LENGTH))
         if alignment_caveat(encoded):

@@ -116,7 +116,7 @@ def test_model_page_warns_for_korean_and_keeps_html_literal():
 
 def test_the_page_says_minilm_is_a_bi_encoder_and_a_joint_pair_is_outside_its_training():
     at = open_page(MODEL)
-    intro = " ".join(m.value for m in at.markdown)
+    intro = " ".join(m.value for m in [*at.markdown, *at.caption])
     assert "**bi-encoder**" in intro and "each sentence of a pair was encoded alone" in intro
     assert "`[CLS] A [SEP] B [SEP]`: that input is outside what it was trained on" in intro
     assert "trained on sentence pairs" not in intro
