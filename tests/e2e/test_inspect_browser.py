@@ -146,6 +146,7 @@ def test_a_figure_downloads_as_png_and_html(app_url, page):
 HEAD_XY = """([layer, head]) => {
   const d = [...document.querySelectorAll('.js-plotly-plot')]
     .find(d => d._fullData.some(t => t.name === 'heads'));
+  d.scrollIntoView({block: 'center'});  // below the enlarged head and its head view
   const t = d._fullData.find(t => t.name === 'heads'
     && t.customdata[0][0] === layer && t.customdata[0][1] === head);
   const L = d._fullLayout;
@@ -158,7 +159,11 @@ HEAD_XY = """([layer, head]) => {
 def test_clicking_a_thumbnail_enlarges_that_head(app_url, page):
     page.goto(f"{app_url}/Model_attention")
     wait_for_charts(page, 3)
-    page.wait_for_function("() => !!document.querySelector('.js-plotly-plot')", timeout=60_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')]"
+        ".some(d => (d._fullData || []).some(t => t.name === 'heads'))",
+        timeout=60_000,
+    )
     x, y = page.evaluate(HEAD_XY, [2, 7])
     page.mouse.click(x, y)
     page.wait_for_function(
