@@ -92,7 +92,7 @@ LINK: tuple[controls.Control, ...] = (
 )  # fmt: skip
 GRID = "view_grid"
 HEAD_CHART = "view_head"
-CLICKED_KEY = "model_clicked_key"  # the key column of the last clicked cell (unused but stored)
+CLICKED_KEY = "model_clicked_key"  # store_click writes a cell as (row, column): the column here
 PLAYGROUND = "pages/1_Playground.py"
 
 

@@ -13,6 +13,7 @@ from attnviz import models
 from attnviz.encoder import Encoder
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.lessons.model import view as model_view
+from attnviz.neurons import head_vectors
 from tests import families
 from tests.app.test_links import open_with
 from tests.apptest import chart, open_page, texts_of, z_of
@@ -108,9 +109,13 @@ def test_the_neuron_view_and_the_playground(root: Path) -> None:
     assert k.shape == (len(encoded.tokens), 8)
     at.button(key="model_neuron_playground").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    queries = at.session_state["qkv_text_queries"]
+    # On the Playground now, its boxes holding the head's own q rows, scaled dot, no causal mask.
+    queries = at.text_area(key="qkv_text_queries").value
     rows = [list(map(float, line.replace(",", " ").split())) for line in queries.splitlines()]
-    assert len(rows) == len(encoded.tokens) and len(rows[0]) == 8
+    vectors = head_vectors(encoder, encoded, layer=1, head=2)
+    np.testing.assert_allclose(rows, vectors.queries, atol=1e-4)
+    assert at.session_state["attn_score"] == "scaled_dot"
+    assert at.session_state["mask_causal"] is False
 
 
 def test_deberta_says_why_there_is_no_neuron_view(root: Path) -> None:
