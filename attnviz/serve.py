@@ -100,8 +100,9 @@ def streamlit_command(host: str, port: int, *, headless: bool = True) -> list[st
 
 
 def app_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """This process's environment for the app: the model is read from disk, never fetched."""
-    return os.environ | OFFLINE | (extra or {})
+    """This process's environment for the app: the model is read from disk, never fetched, and
+    OpenMP's threads start at one (torch's intra-op threads: attnviz.app.loading)."""
+    return {"OMP_NUM_THREADS": "1"} | os.environ | OFFLINE | (extra or {})
 
 
 def healthy(url: str) -> bool:

@@ -4,6 +4,7 @@ the dependency ranges the wheel declares (tests/test_install.py installs it for 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -73,6 +74,8 @@ def test_streamlit_reads_every_setting_from_the_command_in_another_folder(tmp_pa
 def test_the_app_environment_never_fetches_a_model():
     env = serve.app_environment({"X": "1"})
     assert env["HF_HUB_OFFLINE"] == env["TRANSFORMERS_OFFLINE"] == "1" and env["X"] == "1"
+    # OpenMP starts at one thread unless the person running it set their own.
+    assert env["OMP_NUM_THREADS"] == os.environ.get("OMP_NUM_THREADS", "1")
 
 
 def test_the_command_names_its_three_commands(capsys):

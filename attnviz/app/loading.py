@@ -11,12 +11,18 @@ what Streamlit and Plotly would otherwise import lazily in the middle of a run (
 that nothing is left to import outside it. Later visits find every module loaded and pass
 through the lock at once. Imports deferred further (the model's transformers) take it too.
 
+The first pass through the lock also sets torch's intra-op threads (`TORCH_THREADS`): the app
+runs every session's script in a thread of its own, and torch's default of one intra-op thread
+a core makes each op's threads spin against the other sessions' threads and other processes (a
+saliency run took 64 s that way next to a busy process, 0.9 s with one thread).
+
 No Streamlit, torch or plotly at this module's top: tests import it in a bare interpreter.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +46,10 @@ WARM = (
     "plotly.tools",
 )
 
+# torch's intra-op threads in an app process: one, unless ATTNVIZ_TORCH_THREADS says otherwise.
+THREADS_ENV = "ATTNVIZ_TORCH_THREADS"
+TORCH_THREADS = 1
+
 _LOCK = threading.RLock()
 _held = threading.local()  # how deep this thread is inside lock()
 _warmed = False
@@ -60,6 +70,12 @@ def lock() -> Iterator[None]:
             _held.depth -= 1
 
 
+def torch_threads() -> int:
+    """The app's intra-op thread count: ATTNVIZ_TORCH_THREADS when it is a number >= 1."""
+    named = os.environ.get(THREADS_ENV, "")
+    return int(named) if named.isdigit() and int(named) >= 1 else TORCH_THREADS
+
+
 def held() -> bool:
     """Whether this thread is inside `lock()`."""
     return getattr(_held, "depth", 0) > 0
@@ -70,6 +86,7 @@ def warm() -> None:
     (hover text), a table to CSV and to Arrow (st.dataframe and its download), a figure of every
     trace kind to JSON."""
     modules = {name: importlib.import_module(name) for name in WARM}
+    modules["torch"].set_num_threads(torch_threads())
     np, pd = modules["numpy"], modules["pandas"]
     go = modules["plotly.graph_objects"]
     np.char.mod("%.4g", np.zeros(1))

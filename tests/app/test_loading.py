@@ -171,3 +171,29 @@ def test_another_thread_waits_for_the_lock():
         assert not entered.wait(0.2)  # blocked while this thread imports
     assert entered.wait(5)
     waiting.join()
+
+
+TORCH_THREADS = """
+import json, torch
+from attnviz.app import loading
+before = torch.get_num_threads()
+with loading.lock():
+    pass
+print(json.dumps([before, torch.get_num_threads()]))
+"""
+
+
+def probe_threads(environment: dict[str, str]) -> list[int]:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    done = subprocess.run(
+        [sys.executable, "-c", TORCH_THREADS], cwd=ROOT, env=env | environment,
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_first_pass_through_the_lock_gives_torch_one_intra_op_thread():
+    before, after = probe_threads({"OMP_NUM_THREADS": "2"})
+    assert (before, after) == (2, 1)
+    assert probe_threads({"OMP_NUM_THREADS": "2", loading.THREADS_ENV: "2"})[1] == 2
+    assert probe_threads({"OMP_NUM_THREADS": "2", loading.THREADS_ENV: "zero"})[1] == 1
