@@ -29,16 +29,19 @@ if TYPE_CHECKING:
 
 # Head statistics in the page's order, each with its colour scale: "activations" from 0 to the
 # largest (nats, tokens), "weights" on 0..1 (shares and pattern scores).
-STATISTICS: dict[str, str] = {
-    "entropy": "activations",
-    "distance": "activations",
-    "broad": "weights",
-    "cls": "weights",
-    "sep": "weights",
-    "first": "weights",
-    "previous": "weights",
-    "next": "weights",
-    "diagonal": "weights",
+# Each statistic, and whether it is a share in [0, 1] (a fixed 0..1 scale) or not (entropy in
+# nats, distance in tokens: a scale from 0 to the largest head's). All nine read one way on the
+# page: one colour scale, a high value the same colour on every grid.
+STATISTICS: dict[str, bool] = {
+    "entropy": False,
+    "distance": False,
+    "broad": True,
+    "cls": True,
+    "sep": True,
+    "first": True,
+    "previous": True,
+    "next": True,
+    "diagonal": True,
 }
 TARGETS = ("similarity", "verdict")
 BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept

@@ -13,12 +13,14 @@ import torch
 from attnviz.figures.fit import LINE_PITCH, TICK_GAP, chart_width
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
-from attnviz.figures.style import Y_TITLE_SPACE, Kind, labels_width, style_layout, ticks_width
+from attnviz.figures.matrix import largest
+from attnviz.figures.style import Y_TITLE_SPACE, labels_width, style_layout, ticks_width
 from attnviz.i18n import Catalogue
 
 BAR_COLORS = ("#4575b4", "#d73027", "#fdae61")  # ColorBrewer RdYlBu's ends and an orange
 BAR_HEIGHT = 300  # px of one panel of bars
 AXIS_ROOM = 90  # px of a bar chart's width that its y axis, ticks and title take
+STATISTICS_A_ROW = 2  # head-statistics grids side by side: each at least 300 px wide
 
 
 def token_matrix(
@@ -65,17 +67,20 @@ def statistic_grid(
     values: torch.Tensor,
     *,
     title: str,
-    kind: Kind,
+    share: bool,
     text: Catalogue,
     selected: tuple[int, int] | None = None,
 ) -> go.Figure:
-    """(L, H) one statistic per head, layers down, heads across, three grids a row; a click on
-    a cell reports (layer, head) as its (row, column); `selected` is boxed."""
+    """(L, H) one statistic per head, layers down, heads across, two grids a row; a click on
+    a cell reports (layer, head) as its (row, column); `selected` is boxed. Every statistic is
+    drawn on the weights' scale (high is yellow): a `share` on 0..1, the others from 0 to their
+    largest head."""
     layers, heads = values.shape
     return heatmap(
         values,
         title=title,
-        kind=kind,
+        kind="weights",
+        bound=None if share else largest(values),
         text=text,
         row_labels=[str(layer) for layer in range(layers)],
         col_labels=[str(head) for head in range(heads)],
@@ -86,7 +91,7 @@ def statistic_grid(
         show_numbers=False,
         selectable=True,
         selected=selected,
-        across=3,
+        across=STATISTICS_A_ROW,
     )
 
 

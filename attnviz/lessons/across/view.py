@@ -34,7 +34,13 @@ from attnviz.lessons.across.compute import (
     spearman,
     token_saliency,
 )
-from attnviz.lessons.across.figures import row_by_layer, statistic_grid, token_bars, token_matrix
+from attnviz.lessons.across.figures import (
+    STATISTICS_A_ROW,
+    row_by_layer,
+    statistic_grid,
+    token_bars,
+    token_matrix,
+)
 from attnviz.nli_data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
@@ -249,20 +255,21 @@ def rho_text(rho: float) -> str:
 
 
 def show_heads(encoded: Encoded, num_layers: int, num_heads: int) -> None:
-    """Every statistic as a layers x heads grid, three a row; the clicked head enlarged."""
+    """Every statistic as a layers x heads grid, two a row; the clicked head enlarged."""
     st.markdown(t("across.heads.explain"))
     stats = head_statistics(encoded)
     layer = clamp(HEAD_LAYER, num_layers)
     head = clamp(HEAD, num_heads)
     text = catalogue()
     names = list(STATISTICS)
-    for start in range(0, len(names), 3):
-        for column, name in zip(st.columns(3), names[start : start + 3], strict=True):
+    for start in range(0, len(names), STATISTICS_A_ROW):
+        row = names[start : start + STATISTICS_A_ROW]
+        for column, name in zip(st.columns(STATISTICS_A_ROW), row, strict=False):
             key = f"across_stat_{name}"
             fig = statistic_grid(
                 stats[name],
                 title=t(STATISTIC_TITLES[name]),
-                kind=STATISTICS[name],  # type: ignore[arg-type]
+                share=STATISTICS[name],
                 text=text,
                 selected=(layer, head),
             )

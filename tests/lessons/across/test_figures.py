@@ -3,12 +3,20 @@ grids whose click targets report (layer, head), a row's rollout layer by layer."
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
 
+from attnviz.figures.fit import chart_width
 from attnviz.i18n import catalogue
-from attnviz.lessons.across.figures import row_by_layer, statistic_grid, token_bars
+from attnviz.lessons.across.figures import (
+    STATISTICS_A_ROW,
+    row_by_layer,
+    statistic_grid,
+    token_bars,
+)
 from attnviz.rollout import attention_rollout
 from tests.plotly_data import decode
 
@@ -44,13 +52,28 @@ def test_token_bars_stand_their_labels_upright_when_they_do_not_fit():
 
 def test_statistic_grid_reports_layer_and_head_and_boxes_the_selected():
     values = torch.arange(12.0).reshape(3, 4) / 12
-    fig = statistic_grid(values, title="s", kind="weights", text=catalogue(), selected=(2, 1))
+    fig = statistic_grid(values, title="s", share=True, text=catalogue(), selected=(2, 1))
     np.testing.assert_allclose(decode(fig.data[0].z), values.numpy(), rtol=1e-6)
     cells = fig.data[-1]
     assert cells.name == "cells" and len(decode(cells.x)) == 12  # one click target a head
     assert fig.layout.yaxis.ticktext == ("0", "1", "2")
     boxed = [s for s in fig.layout.shapes if s.line.dash != "dot"]
     assert (boxed[0].x0 + boxed[0].x1) / 2 == 1 and (boxed[0].y0 + boxed[0].y1) / 2 == 2
+
+
+def test_every_statistic_colours_a_high_value_alike_on_grids_at_least_300_px_wide():
+    """Entropy (nats) and broadness (entropy / log T) of one head must not look opposite."""
+    entropy = torch.tensor([[0.1, 2.0], [1.0, 0.5]])
+    broad = entropy / math.log(8)
+    grids = [
+        statistic_grid(entropy, title="e", share=False, text=catalogue()),
+        statistic_grid(broad, title="b", share=True, text=catalogue()),
+    ]
+    scales = {tuple(tuple(step) for step in fig.data[0].colorscale) for fig in grids}
+    assert len(scales) == 1  # one colour scale, low to high the same way
+    assert (grids[0].data[0].zmin, grids[0].data[0].zmax) == (0.0, pytest.approx(2.0))
+    assert (grids[1].data[0].zmin, grids[1].data[0].zmax) == (0.0, 1.0)
+    assert chart_width(STATISTICS_A_ROW) >= 300  # each grid's share of the main column
 
 
 def test_row_by_layer_is_one_rows_rollout_through_each_layer():
