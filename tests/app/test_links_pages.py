@@ -6,6 +6,7 @@ URL holds; values the page cannot use keep their defaults with a notice naming t
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz import i18n, parsing
 from attnviz.app import controls, links
 from attnviz.attention import attend
-from attnviz.lessons.across import view as across_view
+from attnviz.lessons import lessons
 from attnviz.lessons.additive import compute as additive_compute
 from attnviz.lessons.additive import view as additive_view
 from attnviz.lessons.home import view as home
@@ -29,7 +30,6 @@ from attnviz.lessons.masking import view as masking_view
 from attnviz.lessons.model import view as model_view
 from attnviz.lessons.multihead import view as multihead_view
 from attnviz.lessons.nli import view as nli_view
-from attnviz.lessons.playground import view as pg
 from attnviz.lessons.sqrt_d import view as sqrt_d_view
 from attnviz.lessons.train_nli import view as train_view
 from tests.app.test_links import open_with
@@ -92,11 +92,17 @@ def url(at: AppTest) -> dict[str, str]:
 # --------------------------------------------------------------------------------------
 
 
-# Every page with a link, for the checks that need no page-specific figures.
-ALL_LINKS = {
-    **LINKS, PLAYGROUND: pg.LINK, NLI: nli_view.LINK, MODEL: model_view.LINK,
-    TRAIN: train_view.LINK, ACROSS: across_view.LINK,
-}  # fmt: skip
+# Every page with a link, for the checks that need no page-specific figures: every lesson's,
+# so a new page is checked without being added here.
+ALL_LINKS: dict[str, tuple[controls.Control, ...]] = {
+    lesson.script: importlib.import_module(f"attnviz.lessons.{lesson.name}.view").LINK
+    for lesson in lessons()
+}
+
+
+def test_the_pages_named_here_are_the_lessons_pages():
+    named = {HOME, PLAYGROUND, NLI, MODEL, TRAIN, ACROSS, *LINKS}
+    assert named <= set(ALL_LINKS) and all((ROOT / script).is_file() for script in ALL_LINKS)
 
 
 @pytest.mark.parametrize("page", list(ALL_LINKS))

@@ -18,6 +18,7 @@ import pytest
 from attnviz import errors, i18n, parsing
 from attnviz.app import page
 from attnviz.lessons import Lesson, lessons
+from tests.e2e import pages as e2e_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("torch", "transformers", "pandas", "plotly")
@@ -99,6 +100,8 @@ def test_every_lesson_has_a_page_a_view_and_its_words(lesson: Lesson):
     for key in (lesson.nav, lesson.title, lesson.intro, *([lesson.tour] if lesson.tour else [])):
         assert key in i18n.EN and key in i18n.KO, key
     assert (ROOT / "attnviz" / "strings" / f"{lesson.name}.py").exists()
+    # The browser sweeps visit it (tests/e2e/pages.py): they wait for its charts.
+    assert lesson.name in e2e_pages.CHARTS, f"add the charts {lesson.script} draws to CHARTS"
 
 
 def test_the_sidebar_lists_every_page_in_order():

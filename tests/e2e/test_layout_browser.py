@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.pages import default_pages
 from tests.e2e.test_playground_browser import wait_for_charts
 
 # Per chart: its title, the overlapping pairs of texts, the texts outside the chart, and the
@@ -38,17 +39,8 @@ SIZES = [(1, 10), (10, 1), (12, 12), (64, 64), (256, 256), (1024, 1024), (2048, 
 CASES = [  # (path and query, charts it draws)
     *((f"{RANDOM}&n={n}&m={m}&lens=1", 6) for n, m in SIZES),  # with a mask, its note too
     ("Playground?preset=textbook", 6),
-    ("", 2),
-    ("Playground", 6),
-    ("Masking", 5),
-    ("Additive_attention", 13),
-    ("Why_sqrt_d", 4),
-    ("Kernel_regression", 4),
-    ("Multi_head", 4),
+    *default_pages(),  # every lesson's page at its defaults
     ("Multi_head?h=8&causal=1", 4),
-    ("NLI_alignment", 8),
-    ("Model_attention", 3),
-    ("Across_layers", 3),
     ("Across_layers?view=flow", 2),
     ("Across_layers?view=heads", 10),
     ("Across_layers?view=saliency", 1),

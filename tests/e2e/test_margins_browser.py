@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.pages import default_pages
 from tests.e2e.test_playground_browser import wait_for_charts
 
 RANDOM_64 = "src=random&n=64&m=64&dq=64&dk=64&dv=64&seed=0"
-PAGES = [  # (path and query, charts at its default inputs)
-    ("", 2),
-    ("Playground", 6),
+PAGES = [  # (path and query, charts): every lesson's page, and views beyond the defaults
+    *default_pages(),
     (f"Playground?{RANDOM_64}", 6),
-    ("Masking", 5),
-    ("Additive_attention", 13),
-    ("Why_sqrt_d", 4),
-    ("Kernel_regression", 4),
     ("Multi_head?h=8", 6),
     ("NLI_alignment", 12),
-    ("Model_attention", 3),
-    ("Across_layers", 3),
     ("Across_layers?view=flow", 2),
     ("Across_layers?view=heads", 10),
     ("Across_layers?view=saliency", 1),
@@ -48,13 +42,15 @@ def redrawn_charts(page, app_url: str, path: str, charts: int) -> list[str]:
     return page.evaluate(REDRAWN)
 
 
-@pytest.mark.parametrize(("path", "charts"), PAGES, ids=[p or "landing" for p, _ in PAGES])
+@pytest.mark.parametrize(
+    ("path", "charts"), PAGES, ids=[f"{p or 'landing'}-{i}" for i, (p, _) in enumerate(PAGES)]
+)
 def test_every_chart_is_drawn_once(app_url, page, path, charts):
     assert redrawn_charts(page, app_url, path, charts) == []
 
 
 def test_every_chart_is_drawn_once_in_korean(app_url, page):
-    counts = dict(PAGES)
+    counts = {path: charts for path, charts in reversed(PAGES)}  # the first entry's count
     redrawn = {path: redrawn_charts(page, app_url, korean(path), counts[path]) for path in KOREAN}
     assert redrawn == {path: [] for path in KOREAN}
 
