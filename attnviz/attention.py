@@ -175,7 +175,8 @@ def _need_equal_sizes(score: str, queries: torch.Tensor, keys: torch.Tensor) -> 
         )
 
 
-def _random(gen: torch.Generator, shape: tuple[int, ...], fan_in: int) -> torch.Tensor:
+def random_weights(gen: torch.Generator, shape: tuple[int, ...], fan_in: int) -> torch.Tensor:
+    """N(0, 1/fan_in) weights of `shape` drawn from `gen` (the missing parameters of `attend`)."""
     return torch.randn(shape, generator=gen) / math.sqrt(max(fan_in, 1))
 
 
@@ -219,16 +220,16 @@ def _raw_scores(
     if score == "general":
         seed = int(params.get("seed", 0))
         gen = torch.Generator().manual_seed(seed)
-        W = _param(params, "W", _random(gen, (d_q, d_k), d_k), dtype)  # (d_q, d_k)
+        W = _param(params, "W", random_weights(gen, (d_q, d_k), d_k), dtype)  # (d_q, d_k)
         return (queries @ W) @ keys.transpose(-2, -1), {"W": W, "seed": seed}
     if score == "additive":
         seed = int(params.get("seed", 0))
         h = _hidden_size(params, d_k)
         gen = torch.Generator().manual_seed(seed)
         # Always draw all three in this order, so editing one leaves the others unchanged.
-        W_q = _param(params, "W_q", _random(gen, (h, d_q), d_q), dtype)  # (h, d_q)
-        W_k = _param(params, "W_k", _random(gen, (h, d_k), d_k), dtype)  # (h, d_k)
-        w_v = _param(params, "w_v", _random(gen, (h,), h), dtype)  # (h,)
+        W_q = _param(params, "W_q", random_weights(gen, (h, d_q), d_q), dtype)  # (h, d_q)
+        W_k = _param(params, "W_k", random_weights(gen, (h, d_k), d_k), dtype)  # (h, d_k)
+        w_v = _param(params, "w_v", random_weights(gen, (h,), h), dtype)  # (h,)
         q_proj = queries @ W_q.T  # (..., n, h)
         k_proj = keys @ W_k.T  # (..., m, h)
 

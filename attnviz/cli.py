@@ -54,9 +54,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return serve.main(rest)
     if args.command == "train-nli":
-        from attnviz import nli_train
+        from attnviz.nli import cli as nli_cli
 
-        return nli_train.main(rest)
+        return nli_cli.main(rest)
     if rest:
         _parser().error(f"unrecognized arguments: {' '.join(rest)}")
     return run(args.host, args.port)

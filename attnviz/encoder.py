@@ -92,7 +92,7 @@ class Encoded:
 
 
 @dataclass(frozen=True)
-class _Pieces:
+class Pieces:
     """One sentence's pieces before the specials are added."""
 
     encoding: Any  # tokenizers.Encoding, already cut
@@ -197,7 +197,7 @@ class Encoder:
         self._backend.no_truncation()
         self._backend.no_padding()
         self._token_types = "token_type_ids" in self.tokenizer.model_input_names
-        self._tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
+        self.tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
         self._vocab: list[str] | None = None  # id -> piece, built on first use
 
     @property
@@ -226,7 +226,7 @@ class Encoder:
         False (their top-k over the vocabulary costs about a third of a tiny model's forward).
         """
         texts = [text_a] if text_b is None else [text_a, text_b]
-        pieces = self._pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
+        pieces = self.pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
         inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
@@ -261,7 +261,7 @@ class Encoder:
             names = [f"sentence {i + 1} of the batch" for i in range(len(texts))]
         elif len(names) != len(texts):
             raise ValueError(f"{len(names)} names for {len(texts)} sentences")
-        pieces = self._pieces(list(texts), list(names), None)
+        pieces = self.pieces(list(texts), list(names), None)
         rows = [self._assemble([p]) for p in pieces]
         length = max(len(row.ids) for row in rows)
         pad = int(self.tokenizer.pad_token_id or 0)
@@ -293,9 +293,9 @@ class Encoder:
             )
         return results
 
-    def _pieces(
+    def pieces(
         self, texts: list[str], names: list[str], max_length: int | None = None
-    ) -> list[_Pieces]:
+    ) -> list[Pieces]:
         """Each sentence's pieces: cut to MAX_TOKENS each (max_length None), or together to
         `max_length` tokens with the specials, the longer sentence first."""
         for text, name in zip(texts, names, strict=True):
@@ -321,10 +321,10 @@ class Encoder:
         for encoding, n, k in zip(encodings, lengths, keep, strict=True):
             if k < n:
                 encoding.truncate(k)
-            result.append(_Pieces(encoding, k < n))
+            result.append(Pieces(encoding, k < n))
         return result
 
-    def _assemble(self, pieces: list[_Pieces]) -> _Row:
+    def _assemble(self, pieces: list[Pieces]) -> _Row:
         """The row with the tokenizer's own specials, each token's segment and offsets."""
         encoding = self._backend.post_process(
             pieces[0].encoding,
@@ -380,7 +380,7 @@ class Encoder:
     def _encode_seq2seq(
         self,
         texts: tuple[str, ...],
-        pieces: list[_Pieces],
+        pieces: list[Pieces],
         row: _Row,
         inputs: dict[str, torch.Tensor],
         target: str | None,
@@ -431,7 +431,7 @@ class Encoder:
     def _encoded(
         self,
         texts: tuple[str, ...],
-        pieces: list[_Pieces],
+        pieces: list[Pieces],
         row: _Row,
         hidden: torch.Tensor,
         attn: torch.Tensor,

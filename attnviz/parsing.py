@@ -119,7 +119,8 @@ def _shortest(value: np.float32) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _decode_csv(data: bytes) -> str:
+def decode_csv(data: bytes) -> str:
+    """An uploaded file as text: UTF-8 (a BOM dropped), or an InputError naming the bad byte."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -159,7 +160,7 @@ def load_csv(data: bytes) -> torch.Tensor:
     """A float32 tensor from a headerless CSV of numbers (UTF-8, optional BOM)."""
     if len(data) > MAX_FILE_BYTES:
         raise InputError("file_too_big", found=len(data), limit=MAX_FILE_BYTES)
-    text = _decode_csv(data)
+    text = decode_csv(data)
     if not text.strip():
         raise InputError("empty")
     records = _csv_records(text)

@@ -1,7 +1,7 @@
 """The NLI classifier: training speed against a bare torch loop, one pair's latency, and the
 default checkpoint's accuracy on the shipped test split against the hypothesis-only baseline.
 
-- Training: attnviz.nli_train.train (sentences gathered from the store per batch, progress,
+- Training: attnviz.nli_training.train (sentences gathered from the store per batch, progress,
   accuracy bookkeeping) against a bare loop of the same model, optimiser, seed and batches over
   embeddings padded before the clock starts; pairs a second each, ratio of times (target
   <= 1.1). The static source, so both read the same rows.
@@ -23,17 +23,20 @@ import time
 import torch
 import torch.nn.functional as F
 
-from attnviz import nli, nli_checkpoint, nli_train
+from attnviz import nli
 from attnviz.encoder import load_encoder
-from attnviz.nli_data import read_file
-from attnviz.nli_model import DecomposableAttentionModel
+from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.nli import store as nli_store
+from attnviz.nli import training as nli_training
+from attnviz.nli.data import read_file
+from attnviz.nli.model import DecomposableAttentionModel
 from benchmarks.timing import median_seconds
 
 STEPS = 60  # batches per timed run
 ROUNDS = 3
 
 
-def bare_loop(batches: list[tuple[torch.Tensor, ...]], d: int, config: nli_train.TrainConfig):
+def bare_loop(batches: list[tuple[torch.Tensor, ...]], d: int, config: nli_training.TrainConfig):
     """The same model and optimiser over pre-padded batches: the lower bound of training."""
     torch.manual_seed(config.seed)
     model = DecomposableAttentionModel(d, config.hidden, config.dropout, config.scale)
@@ -48,18 +51,18 @@ def bare_loop(batches: list[tuple[torch.Tensor, ...]], d: int, config: nli_train
 
 
 def training(encoder) -> None:
-    store = nli_train.SentenceStore(encoder, "static", None)
-    pairs = nli_train.read_pairs(nli_checkpoint.DATA_DIR / "train.jsonl", store)
-    config = nli_train.TrainConfig(epochs=1, max_steps=STEPS, batch_size=32)
+    store = nli_store.SentenceStore(encoder, "static", None)
+    pairs = nli_store.read_pairs(nli_checkpoint.DATA_DIR / "train.jsonl", store)
+    config = nli_training.TrainConfig(epochs=1, max_steps=STEPS, batch_size=32)
     order = torch.randperm(len(pairs), generator=torch.Generator().manual_seed(config.seed))
     labels = pairs.label_tensor()
     batches = []
     for first in range(0, STEPS * config.batch_size, config.batch_size):
         batch = order[first : first + config.batch_size]
-        batches.append((*nli_train._sides(pairs, batch, store, False), labels[batch]))
+        batches.append((*nli_training.sides(pairs, batch, store, False), labels[batch]))
 
     def run_ours() -> object:
-        return nli_train.train(config, pairs, store)
+        return nli_training.train(config, pairs, store)
 
     def run_bare() -> object:
         return bare_loop(batches, encoder.hidden_size, config)
@@ -72,7 +75,7 @@ def training(encoder) -> None:
     ours_s, bare_s = statistics.median(ours), statistics.median(bare)
     pairs_done = STEPS * config.batch_size
     print(f"training, {STEPS} batches of {config.batch_size} (static embeddings):")
-    print(f"  attnviz.nli_train.train   {pairs_done / ours_s:8.0f} pairs/s")
+    print(f"  attnviz.nli_training.train   {pairs_done / ours_s:8.0f} pairs/s")
     print(f"  bare torch loop           {pairs_done / bare_s:8.0f} pairs/s")
     print(f"  ratio of times: {ours_s / bare_s:.2f} (target <= 1.1)")
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from attnviz.errors import InputError
-from attnviz.nli_data import LABELS, MAX_SENTENCE_CHARS, read_bytes, read_examples, read_file
+from attnviz.nli.data import LABELS, MAX_SENTENCE_CHARS, read_bytes, read_examples, read_file
 
 SNLI_LINE = {
     "annotator_labels": ["neutral", "entailment"],

@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from attnviz import nli_checkpoint
-from attnviz.nli_data import LABELS, read_file
+from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.nli.data import LABELS, read_file
 
 SPLITS = {"train": 4704, "dev": 1008, "test": 1008}
 

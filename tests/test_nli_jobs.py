@@ -11,10 +11,11 @@ import time
 import pytest
 import torch
 
-from attnviz import nli_checkpoint, nli_jobs
 from attnviz.errors import InputError
-from attnviz.nli_jobs import JobQueue, JobSpec
-from attnviz.nli_train import TrainConfig
+from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.nli import jobs as nli_jobs
+from attnviz.nli.jobs import JobQueue, JobSpec
+from attnviz.nli.training import TrainConfig
 from tests.test_nli_train import TINY
 
 ROWS = [(p, h, ("entailment", "neutral", "contradiction").index(g)) for p, h, g in TINY]

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from attnviz import nli
-from attnviz.nli_model import Classifier, DecomposableAttentionModel, divisor, static_embeddings
+from attnviz.nli.model import Classifier, DecomposableAttentionModel, divisor, static_embeddings
 
 D, H = 5, 4
 
@@ -260,3 +260,45 @@ def test_contextual_classifier_reads_its_layer(encoder):
     _, a, _ = classifier.embed(["I do need sleep"])
     enc = encoder.encode_batch(["I do need sleep"])[0]
     torch.testing.assert_close(a[0], enc.hidden_states[3][1:-1])
+
+
+def test_the_cosine_attend_step_is_a_sharpened_cosine_without_F():
+    torch.manual_seed(0)
+    model = DecomposableAttentionModel(D, hidden=H, dropout=0.0, align="cosine").train(False)
+    assert not hasattr(model, "f") and float(model.log_sharpness.exp()) == pytest.approx(20.0)
+    a, b = pair(3, 4, seed=1)
+    lens = torch.tensor([3]), torch.tensor([4])
+    alignment, _ = model.steps(a[None], b[None], *lens)
+    cosines = F.cosine_similarity(a[:, None, :], b[None, :, :], dim=-1)  # (3, 4)
+    torch.testing.assert_close(alignment.e[0], 20.0 * cosines, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(alignment.weights_alpha[0], torch.softmax(20.0 * cosines.T, -1))
+    # The same vector in both sentences aligns to itself, whatever its length.
+    twice, _ = model.steps(a[None], (3 * a)[None], torch.tensor([3]), torch.tensor([3]))
+    assert twice.weights_alpha[0].argmax(-1).tolist() == [0, 1, 2]
+
+
+def test_pooled_features_reach_H_and_the_forward_stays_differentiable():
+    torch.manual_seed(0)
+    model = DecomposableAttentionModel(D, hidden=H, dropout=0.0, align="cosine", pooled=True)
+    assert model.h[1].in_features == 2 * H + 4 * D  # [v_A; v_B; u; v; |u - v|; u * v]
+    a, b = (x[None].requires_grad_(True) for x in pair(3, 2, seed=2))
+    logits = model(a, b, torch.tensor([3]), torch.tensor([2]))
+    logits[0, 0].backward()
+    assert a.grad is not None and b.grad is not None and float(b.grad.abs().sum()) > 0
+    with pytest.raises(ValueError, match="align must be one of mlp, cosine"):
+        DecomposableAttentionModel(D, align="dot")
+
+
+def test_a_card_with_a_temperature_calibrates_predict_but_not_the_model(encoder):
+    model = DecomposableAttentionModel(encoder.hidden_size, hidden=8, dropout=0.0)
+    card = {"embedding": {"source": "static", "layer": None}}
+    plain = Classifier(model, card, encoder)
+    calibrated = Classifier(model, card | {"calibration": {"temperature": 2.5}}, encoder)
+    assert plain.temperature is None and calibrated.temperature == 2.5
+    pairs = [("A man is sleeping.", "A man is asleep."), ("Two dogs run.", "A cat sits.")]
+    _, a, lens_a = plain.embed([p for p, _ in pairs])
+    _, b, lens_b = plain.embed([h for _, h in pairs])
+    with torch.inference_mode():
+        logits = model(a, b, lens_a, lens_b)
+    torch.testing.assert_close(plain.predict(pairs), torch.softmax(logits, -1))
+    torch.testing.assert_close(calibrated.predict(pairs), torch.softmax(logits / 2.5, -1))

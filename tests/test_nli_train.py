@@ -10,11 +10,16 @@ from pathlib import Path
 
 import pytest
 import torch
+import torch.nn.functional as F
 
-from attnviz import nli, nli_checkpoint, nli_train
+from attnviz import nli
 from attnviz.errors import InputError
-from attnviz.nli_data import read_examples
-from attnviz.nli_train import PairSet, SentenceStore, TrainConfig, gather, train
+from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.nli import store as nli_store
+from attnviz.nli import training as nli_training
+from attnviz.nli.data import read_examples
+from attnviz.nli.store import PairSet, SentenceStore, gather
+from attnviz.nli.training import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = nli_checkpoint.DATA_DIR / "train.jsonl"
@@ -39,7 +44,7 @@ def test_a_tiny_set_is_fitted_to_every_pair(encoder):
     tiny = pairs_of(store)
     config = TrainConfig(hidden=32, dropout=0.0, epochs=60, batch_size=6, lr=3e-3, scale="sqrt_d")
     model, history = train(config, tiny, store)
-    assert nli_train.accuracy(nli_train.predict(model, tiny, store), tiny) == 1.0
+    assert nli_training.accuracy(nli_training.predict(model, tiny, store), tiny) == 1.0
     assert history.loss[-1] < 0.05 < history.loss[0]
 
 
@@ -64,7 +69,7 @@ def test_contextual_store_holds_the_layer_the_classifier_reads(encoder):
 @pytest.fixture(scope="module")
 def shipped(encoder):
     store = SentenceStore(encoder, "static", None)
-    return store, nli_train.read_pairs(TRAIN, store)
+    return store, nli_store.read_pairs(TRAIN, store)
 
 
 def test_the_loss_falls_on_the_shipped_set_and_a_seed_repeats(shipped):
@@ -90,7 +95,7 @@ def test_the_loss_falls_on_the_shipped_set_and_a_seed_repeats(shipped):
 def checkpoint(encoder, store, tmp_path, card_changes=None) -> Path:
     tiny = pairs_of(store)
     model, history = train(TrainConfig(hidden=8, epochs=2, batch_size=3), tiny, store)
-    made = nli_train.card(TrainConfig(hidden=8), encoder, history, {}, None)
+    made = nli_training.card(TrainConfig(hidden=8), encoder, history, {}, None)
     path = tmp_path / "tiny.safetensors"
     nli_checkpoint.save(model, made | (card_changes or {}), path)
     return path
@@ -102,12 +107,12 @@ def test_a_checkpoint_round_trip_gives_identical_probabilities(encoder, tmp_path
     model, history = train(TrainConfig(hidden=8, epochs=2, batch_size=3), tiny, store)
     path = tmp_path / "model.safetensors"
     nli_checkpoint.save(
-        model, nli_train.card(TrainConfig(hidden=8), encoder, history, {}, None), path
+        model, nli_training.card(TrainConfig(hidden=8), encoder, history, {}, None), path
     )
     assert path.read_bytes()[:8] != b"\x80\x04\x95"[:8]  # safetensors, not a pickle
     loaded = nli.load_classifier(path, encoder=encoder)
     texts = [(p, h) for p, h, _ in TINY]
-    expected = nli_train.predict(model, tiny, store)
+    expected = nli_training.predict(model, tiny, store)
     assert torch.equal(loaded.predict(texts), expected)
     weights, card = nli_checkpoint.to_bytes(model, loaded.card)
     uploaded = nli_checkpoint.classifier_from_bytes(weights, card, encoder)
@@ -236,5 +241,36 @@ def test_an_snli_sized_file_reads_and_trains_within_the_memory_budget(tmp_path):
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert got["pairs"] + got["unlabelled"] == 550_000 and got["unlabelled"] == 11_000
     assert got["sentences"] == 2 * got["pairs"]  # every sentence distinct
-    budget = nli_train.memory_budget(got["pairs"])
-    assert got["read"] < budget and got["trained"] < budget + nli_train.MEMORY_TRAINING_BYTES, got
+    budget = nli_store.memory_budget(got["pairs"])
+    assert got["read"] < budget and got["trained"] < budget + nli_store.MEMORY_TRAINING_BYTES, got
+
+
+def test_the_fitted_temperature_minimises_the_dev_loss():
+    gen = torch.Generator().manual_seed(0)
+    base = torch.randn(4000, 3, generator=gen) * 2
+    labels = torch.multinomial(torch.softmax(base, -1), 1, generator=gen).squeeze(1)
+    fitted = nli_training.fit_temperature(3.0 * base, labels)  # over-confident threefold
+    grid = torch.linspace(0.5, 6.0, 1101)
+    losses = [float(F.cross_entropy(3.0 * base / t, labels)) for t in grid]
+    assert fitted == pytest.approx(float(grid[int(torch.tensor(losses).argmin())]), abs=0.01)
+    assert fitted == pytest.approx(3.0, abs=0.25)
+
+
+def test_expected_calibration_error_over_15_equal_bins_by_hand():
+    probabilities = torch.tensor(
+        [[0.95, 0.03, 0.02], [0.9, 0.05, 0.05], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.4, 0.35, 0.25]]
+    )
+    labels = torch.tensor([0, 1, 0, 1, 2])
+    # Each confidence in a bin of its own: .95 in (14/15, 1] right, gap .05; .9 in
+    # (13/15, 14/15] wrong, gap .9; .5 in (7/15, 8/15] right, gap .5; .7 in (10/15, 11/15]
+    # right, gap .3; .4 in (5/15, 6/15] wrong, gap .4. Two in one bin share its means:
+    expected = (0.05 + 0.9 + 0.5 + 0.3 + 0.4) / 5
+    assert nli_training.calibration_error(probabilities, labels) == pytest.approx(expected)
+    # .9 and .92 (both right) in (13/15, 14/15]: accuracy 1, confidence .91, gap .09 for both.
+    shared = torch.tensor([[0.9, 0.1, 0.0], [0.92, 0.08, 0.0]])
+    assert nli_training.calibration_error(shared, torch.zeros(2, dtype=torch.long)) == (
+        pytest.approx(0.09)
+    )
+    assert nli_training.calibration_error(probabilities, labels) == pytest.approx(expected)
+    perfect = torch.tensor([[1.0, 0.0, 0.0]] * 4)
+    assert nli_training.calibration_error(perfect, torch.zeros(4, dtype=torch.long)) == 0.0

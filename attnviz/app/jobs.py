@@ -10,7 +10,7 @@ import streamlit as st
 from attnviz.app import loading
 
 if TYPE_CHECKING:
-    from attnviz.nli_jobs import JobQueue
+    from attnviz.nli.jobs import JobQueue
 
 SESSION_MODELS = "nli_session_models"  # name -> (safetensors bytes, card JSON bytes)
 MODEL_CHOICE = "nli_classifier_choice"  # "" (the default checkpoint) or a name of SESSION_MODELS
@@ -36,7 +36,7 @@ def _is_alive(owner: str) -> bool:
 def queue() -> JobQueue:
     """The one job queue of this server process (its thread starts with it)."""
     with loading.lock():
-        from attnviz.nli_jobs import JobQueue
+        from attnviz.nli.jobs import JobQueue
 
     return JobQueue(is_alive=_is_alive)
 

@@ -14,7 +14,7 @@ from attnviz.i18n import t
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoder
-    from attnviz.nli_model import Classifier
+    from attnviz.nli.model import Classifier
 
 # What a missing or broken model install raises: the package or transformers absent
 # (ImportError), its files missing or unreadable (OSError), a config transformers rejects
@@ -80,7 +80,7 @@ def picked_encoder(name: str) -> Encoder:
 @st.cache_resource(max_entries=2, show_spinner=False)
 def _load_classifier(path: str) -> Classifier:
     with loading.lock():
-        from attnviz.nli_checkpoint import load_classifier
+        from attnviz.nli.checkpoint import load_classifier
 
         return load_classifier(path, encoder=_load_encoder())
 
@@ -88,7 +88,7 @@ def _load_classifier(path: str) -> Classifier:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _session_classifier(weights: bytes, card: bytes) -> Classifier:
     with loading.lock():
-        from attnviz.nli_checkpoint import classifier_from_bytes
+        from attnviz.nli.checkpoint import classifier_from_bytes
 
         return classifier_from_bytes(weights, card, _load_encoder())
 
@@ -101,7 +101,7 @@ def classifier() -> tuple[Classifier | None, str]:
     from attnviz.app import jobs
 
     with loading.lock():
-        from attnviz.nli_checkpoint import checkpoint_path
+        from attnviz.nli.checkpoint import checkpoint_path
 
     chosen = jobs.chosen_model()
     path = checkpoint_path()

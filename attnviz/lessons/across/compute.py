@@ -25,7 +25,7 @@ from attnviz.encoder import Encoded, Encoder
 from attnviz.rollout import attention_rollout
 
 if TYPE_CHECKING:
-    from attnviz.nli_model import Classifier
+    from attnviz.nli.model import Classifier
 
 # Head statistics in the page's order, each with its colour scale: "activations" from 0 to the
 # largest (nats, tokens), "weights" on 0..1 (shares and pattern scores).

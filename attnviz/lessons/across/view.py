@@ -41,7 +41,7 @@ from attnviz.lessons.across.figures import (
     token_bars,
     token_matrix,
 )
-from attnviz.nli_data import LABEL_KEYS, LABELS
+from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
 

@@ -10,12 +10,12 @@ import torch
 
 from attnviz import nli
 from attnviz.encoder import tokens_caveat
-from attnviz.nli_checkpoint import confusion
-from attnviz.nli_model import Scale
+from attnviz.nli.checkpoint import confusion
+from attnviz.nli.model import Scale
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
-    from attnviz.nli_model import Classifier, Verdicts
+    from attnviz.nli.model import Classifier, Verdicts
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
 from attnviz.figures.style import FONT_SIZE, colorbar, labels_width, style_layout
 from attnviz.i18n import Catalogue
 from attnviz.lessons.nli.compute import PairView
-from attnviz.nli_data import LABEL_KEYS, LABELS
+from attnviz.nli.data import LABEL_KEYS, LABELS
 
 # Okabe-Ito: bluish green, grey-blue, vermillion; readable for every common colour vision.
 VERDICT_COLOURS = {"entailment": "#009E73", "neutral": "#56B4E9", "contradiction": "#D55E00"}

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from attnviz import nli, nli_data, parsing
+from attnviz import nli, parsing
 from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
 from attnviz.app.model import classifier, encoder
@@ -31,7 +31,8 @@ from attnviz.lessons.nli.compute import (
     pair_view,
     score,
 )
-from attnviz.nli_model import Classifier, Verdicts
+from attnviz.nli import data as nli_data
+from attnviz.nli.model import Classifier, Verdicts
 
 MODES = {"single": "nli.mode.single", "batch": "nli.mode.batch"}
 SOURCES = {

@@ -7,9 +7,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from attnviz import nli_checkpoint, nli_data
 from attnviz.errors import InputError
-from attnviz.nli_jobs import Row
+from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.nli import data as nli_data
+from attnviz.nli.jobs import Row
 
 SEED = 2026  # the dev split of an upload and the sample of training pairs
 DEV_SHARE = 0.1

@@ -10,7 +10,6 @@ import time
 
 import streamlit as st
 
-from attnviz import nli_jobs
 from attnviz.app import cache, controls, jobs, layers, links, loading
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.model import encoder
@@ -20,7 +19,8 @@ from attnviz.errors import InputError
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.train_nli import figures
 from attnviz.lessons.train_nli.compute import Prepared, sample, shipped, uploaded
-from attnviz.nli_data import LABELS
+from attnviz.nli import jobs as nli_jobs
+from attnviz.nli.data import LABELS
 
 DATA = {"shipped": "train_nli.data.shipped", "upload": "train_nli.data.upload"}
 SOURCES = {"static": "train_nli.source.static", "contextual": "train_nli.source.contextual"}
@@ -100,7 +100,7 @@ def _pair_text(row: nli_jobs.Row, width: int = 50) -> str:
 def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
     """The job the settings describe, and how many training pairs it uses."""
     with loading.lock():
-        from attnviz.nli_train import TrainConfig
+        from attnviz.nli.training import TrainConfig
 
     st.subheader(t("train_nli.settings"))
     left, right = st.columns(2)
@@ -320,7 +320,7 @@ def reload_model() -> None:
         with st.spinner(t("nli.verdict.loading")):
             try:
                 with loading.lock():
-                    from attnviz.nli_checkpoint import classifier_from_bytes
+                    from attnviz.nli.checkpoint import classifier_from_bytes
 
                 classifier_from_bytes(weights.getvalue(), card.getvalue(), _load_encoder())
             except InputError as err:

@@ -237,8 +237,8 @@ def test_nli_compare_chart_is_the_models_and_the_untrained_one_opens_on_request(
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
     untrained = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
     panels = chart(at, "nli_compare")["data"]
-    np.testing.assert_allclose(decode(panels[0]["z"]), untrained.compare_a[0], rtol=1e-4)
-    np.testing.assert_allclose(decode(panels[1]["z"]), untrained.compare_b[0], rtol=1e-4)
+    np.testing.assert_allclose(decode(panels[0]["z"]), untrained.compare_a[0], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(decode(panels[1]["z"]), untrained.compare_b[0], rtol=1e-4, atol=1e-6)
 
 
 def test_nli_without_a_classifier_shows_the_untrained_steps_alone(monkeypatch, tmp_path):

@@ -9,11 +9,11 @@ import time
 import numpy as np
 import pytest
 
-from attnviz import nli_jobs
 from attnviz.app import jobs
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.train_nli import view
-from attnviz.nli_train import TrainConfig
+from attnviz.nli import jobs as nli_jobs
+from attnviz.nli.training import TrainConfig
 from tests.apptest import chart, open_page, texts_of
 from tests.test_nli_train import TINY
 
@@ -60,7 +60,7 @@ def test_a_small_job_trains_with_progress_and_serves_the_nli_page():
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=jobs.MODEL_CHOICE).value == name
     from attnviz.app.model import _load_encoder
-    from attnviz.nli_checkpoint import classifier_from_bytes
+    from attnviz.nli.checkpoint import classifier_from_bytes
 
     card = json.dumps(job.card, indent=1, ensure_ascii=False).encode()
     trained = classifier_from_bytes(job.weights, card, _load_encoder())
@@ -131,7 +131,7 @@ def test_an_uploaded_file_is_split_and_a_saved_model_loads_again(tmp_path):
     at.file_uploader(key=view.UPLOAD).set_value(("mine.jsonl", data, "text/plain")).run()
     said = " ".join(str(s.value) for s in at.success).replace("\\", "")
     assert "mine.jsonl: 30 labelled pairs read (0 without a label skipped)" in said
-    from attnviz.nli_checkpoint import DEFAULT_CHECKPOINT, card_path
+    from attnviz.nli.checkpoint import DEFAULT_CHECKPOINT, card_path
 
     weights, card = DEFAULT_CHECKPOINT.read_bytes(), card_path(DEFAULT_CHECKPOINT).read_bytes()
     at.file_uploader(key="train_reupload_weights").set_value(

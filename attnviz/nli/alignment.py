@@ -15,9 +15,9 @@ L tokens of the longest sentence.
 
 `decomposable_attention` runs attend, compare and aggregate through UNTRAINED, seeded one-layer
 F and G: the mechanics, not a verdict. The trained classifier (`load_classifier`, its model in
-attnviz.nli_model, its checkpoints in attnviz.nli_checkpoint, its training in attnviz.nli_train)
-gives the verdict in LABELS order. Padding follows attnviz.attention: `valid_lens` into
-`masked_softmax` with the textbook -1e6 fill.
+attnviz.nli.model, its checkpoints in attnviz.nli.checkpoint, its training in
+attnviz.nli.training) gives the verdict in LABELS order. Padding follows attnviz.attention:
+`valid_lens` into `masked_softmax` with the textbook -1e6 fill.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ import pandas as pd
 import torch
 import torch.nn.functional as F_nn
 
-from attnviz.attention import _random
+from attnviz.attention import random_weights
 from attnviz.i18n import t
-from attnviz.nli_checkpoint import load_classifier
-from attnviz.nli_data import LABELS
-from attnviz.nli_model import (
+from attnviz.nli.checkpoint import load_classifier
+from attnviz.nli.data import LABELS
+from attnviz.nli.model import (
     SCALES,
     SOURCES,
     Alignment,
@@ -51,7 +51,7 @@ from attnviz.nli_model import (
     sentence_embeddings,
     shape_text,
 )
-from attnviz.parsing import InputError, _decode_csv
+from attnviz.parsing import InputError, decode_csv
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
@@ -124,8 +124,8 @@ def decomposable_attention(
 
     gen = torch.Generator().manual_seed(seed)
     # W_f is drawn even for the identity F, so that switching F leaves G's weights unchanged.
-    W_f = _random(gen, (hidden, d), d).to(a.dtype)  # (h, d)
-    W_g = _random(gen, (hidden, 2 * d), 2 * d).to(a.dtype)  # (g, 2d)
+    W_f = random_weights(gen, (hidden, d), d).to(a.dtype)  # (h, d)
+    W_g = random_weights(gen, (hidden, 2 * d), 2 * d).to(a.dtype)  # (g, 2d)
     c_f = torch.zeros(hidden, dtype=a.dtype)  # (h,)
     c_g = torch.zeros(hidden, dtype=a.dtype)  # (g,)
     params: dict[str, Any] = {"seed": seed, "hidden": hidden, "f": f, "W_g": W_g, "c_g": c_g}
@@ -349,7 +349,7 @@ def _pairs_frame(data: bytes) -> pd.DataFrame:
     """A CSV's cells as text, exactly as written."""
     if len(data) > MAX_PAIRS_BYTES:
         raise InputError("file_too_big", found=len(data), limit=MAX_PAIRS_BYTES)
-    text = _decode_csv(data)
+    text = decode_csv(data)
     if not text.strip():
         raise InputError("pairs_empty")
     try:

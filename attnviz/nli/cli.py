@@ -1,0 +1,194 @@
+"""`attnviz train-nli`: train the NLI classifier from the command line (`make train-nli`).
+
+    attnviz train-nli --data TRAIN [--dev DEV] [--test TEST] [--source static]
+        [--layer 6] [--scale sqrt_d] [--hidden 200] [--epochs 20] [--out PATH.safetensors]
+
+Reads the files into a SentenceStore (attnviz.nli.store), trains (attnviz.nli.training), scores
+the test file once at the end and writes the checkpoint with its card (attnviz.nli.checkpoint),
+with a progress bar for each stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from attnviz.errors import InputError
+from attnviz.nli import checkpoint
+from attnviz.nli.model import DecomposableAttentionModel
+from attnviz.nli.store import SentenceStore, pair_texts, read_pairs
+from attnviz.nli.training import History, TrainConfig, card, results, train
+
+
+class _Bars:
+    """A tqdm bar per stage (reading, encoding, each epoch), with rate and ETA."""
+
+    def __init__(self) -> None:
+        from tqdm import tqdm
+
+        self._tqdm = tqdm
+        self.bars: dict[str, Any] = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        bar = self.bars.get(stage)
+        if bar is None or (total and bar.total != total) or done < bar.n:
+            if bar is not None:
+                bar.close()
+            unit = {"read": "rows", "encode": "sentences", "train": "pairs"}.get(stage, "it")
+            bar = self._tqdm(
+                total=total or None, desc=stage, unit=unit, file=sys.stderr, leave=False
+            )
+            self.bars[stage] = bar
+        bar.update(done - bar.n)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+    def say(self, line: str) -> None:
+        """A line of text above the bars (a print would be overwritten by them)."""
+        self._tqdm.write(line, file=sys.stderr)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="attnviz train-nli", description="Train the NLI classifier (attnviz.nli_train)."
+    )
+    default = checkpoint.DATA_DIR
+    parser.add_argument("--data", type=Path, default=default / "train.jsonl", help="training pairs")
+    parser.add_argument("--dev", type=Path, default=None, help="dev pairs (pick the best epoch)")
+    parser.add_argument(
+        "--test", type=Path, default=None, help="test pairs (scored once, at the end)"
+    )
+    parser.add_argument("--source", choices=("static", "contextual"), default="static")
+    parser.add_argument("--layer", type=int, default=None, help="contextual layer (0-6)")
+    parser.add_argument("--scale", default="none", help="none, sqrt_d or a temperature")
+    parser.add_argument("--hidden", type=int, default=200)
+    parser.add_argument("--dropout", type=float, default=0.2)
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--weight-decay", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--baseline", action="store_true", help="also train the hypothesis-only baseline"
+    )
+    parser.add_argument("--out", type=Path, default=None, help="checkpoint to write (.safetensors)")
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="folder for contextual vectors on disk"
+    )
+    parser.add_argument(
+        "--cache-gb", type=float, default=10.0, help="largest contextual cache (GB)"
+    )
+    args = parser.parse_args(argv)
+    if args.scale not in ("none", "sqrt_d"):
+        args.scale = float(args.scale)
+    if args.source == "contextual" and args.layer is None:
+        args.layer = 6
+    return args
+
+
+def _config(args: argparse.Namespace, premise_blind: bool = False) -> TrainConfig:
+    return TrainConfig(
+        source=args.source, layer=args.layer, scale=args.scale, hidden=args.hidden,
+        dropout=args.dropout, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
+        weight_decay=args.weight_decay, seed=args.seed, premise_blind=premise_blind,
+    )  # fmt: skip
+
+
+def _say_cost(store: SentenceStore) -> None:
+    """The contextual cache's size and MiniLM's time, before they are spent."""
+    if store.source != "contextual":
+        return
+    size = store.pieces() * store.encoder.hidden_size * 2
+    start = time.perf_counter()
+    sample = list(store.index)[:64]
+    store.encoder.encode_batch(sample)
+    per_sentence = (time.perf_counter() - start) / max(len(sample), 1)
+    minutes = per_sentence * len(store) / 60
+    print(
+        f"contextual layer {store.layer}: {len(store):,} sentences, {store.pieces():,} pieces: "
+        f"{size / 1e9:.2f} GB of float16 vectors, about {minutes:.0f} min of MiniLM",
+        file=sys.stderr,
+    )
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Read, train, score and (with --out) write the checkpoint; the card."""
+    from attnviz.encoder import load_encoder
+
+    encoder = load_encoder()
+    store = SentenceStore(encoder, args.source, args.layer)
+    bars = _Bars()
+    sets = {"train": read_pairs(args.data, store, bars)}
+    for name in ("dev", "test"):
+        if getattr(args, name) is not None:
+            sets[name] = read_pairs(getattr(args, name), store, bars)
+    for pairs in sets.values():
+        assert pairs.summary is not None
+        print("\n".join(pairs.summary.lines()), file=sys.stderr)
+    _say_cost(store)
+    store.encode(args.cache, int(args.cache_gb * 1e9), bars)
+
+    def report(epoch: int, history: History, model: DecomposableAttentionModel) -> bool:
+        dev = history.dev_accuracy[-1]
+        train_accuracy = history.train_accuracy[-1]
+        bars.say(
+            f"epoch {epoch + 1}: loss {history.loss[-1]:.4f}, train {train_accuracy:.3f}, "
+            f"dev {dev:.3f}"
+        )
+        return True
+
+    model, history = train(_config(args), sets["train"], store, sets.get("dev"), bars, report)
+    test = None
+    if "test" in sets:
+        test = results(model, store, sets["test"], pair_texts(sets["test"], store))
+    baseline = None
+    if args.baseline:
+        blind, blind_history = train(
+            _config(args, True), sets["train"], store, sets.get("dev"), bars
+        )
+        baseline = {"dev_accuracy": blind_history.dev_accuracy[blind_history.best_epoch]}
+        if "test" in sets:
+            scored = results(
+                blind, store, sets["test"], pair_texts(sets["test"], store), premise_blind=True
+            )
+            baseline |= {k: scored[k] for k in ("accuracy", "ci95", "confusion")}
+    bars.close()
+    data = {name: pairs.source_file for name, pairs in sets.items()}
+    made = card(_config(args), encoder, history, data, test, baseline)
+    if args.out is not None:
+        checkpoint.save(model, made, args.out)
+        print(f"wrote {args.out} and {checkpoint.card_path(args.out)}", file=sys.stderr)
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    try:
+        made = run(args)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    test = made["test"]
+    line = f"dev {made['dev_accuracy']:.3f}"
+    if test:
+        line += (
+            f", test {test['accuracy']:.3f} (95% CI {test['ci95'][0]:.3f}-{test['ci95'][1]:.3f})"
+        )
+    if made["baseline"]:
+        line += f"; hypothesis-only dev {made['baseline']['dev_accuracy']:.3f}"
+        if "accuracy" in made["baseline"]:
+            line += f", test {made['baseline']['accuracy']:.3f}"
+    print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""Labelled NLI pairs from the files people have: SNLI and MultiNLI JSONL, their tab-separated
+`.txt`, and CSV with `premise,hypothesis,label`.
+
+Readers stream: a file of any size (SNLI's training file has 550,000 pairs) is read a line at a
+time, and every row that is not kept is counted in the summary: rows labelled `-` (SNLI's "the
+annotators did not agree") are skipped as unlabelled, and a bad row (a missing field, an
+unknown label, an empty or overlong sentence, a line that is not JSON) is reported by its line
+number with what is wrong. Nothing is dropped without being counted.
+
+Labels are attnviz.nli.LABELS, in that order: entailment 0, neutral 1, contradiction 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from attnviz.errors import InputError
+
+LABELS: tuple[str, ...] = ("entailment", "neutral", "contradiction")
+LABEL_INDEX = {label: index for index, label in enumerate(LABELS)}
+# The catalogue keys of the labels' names on the pages (attnviz.strings.nli).
+LABEL_KEYS = {
+    "entailment": "nli.label.entailment",
+    "neutral": "nli.label.neutral",
+    "contradiction": "nli.label.contradiction",
+}
+UNLABELLED = "-"  # SNLI / MultiNLI: no gold label (the annotators disagreed)
+MAX_SENTENCE_CHARS = 10_000
+SHOWN_ERRORS = 20  # bad rows kept with their message; the rest are counted
+Format = Literal["jsonl", "tsv", "csv"]
+# The field names of each format: premise, hypothesis, label.
+_JSON_FIELDS = (("sentence1", "sentence2", "gold_label"), ("premise", "hypothesis", "label"))
+_TABLE_FIELDS = {
+    "tsv": ("sentence1", "sentence2", "gold_label"),
+    "csv": ("premise", "hypothesis", "label"),
+}
+_SHOWN_CHARS = 40
+
+
+@dataclass(frozen=True)
+class Example:
+    """One labelled pair; `label` indexes LABELS."""
+
+    premise: str
+    hypothesis: str
+    label: int
+
+
+@dataclass
+class ReadSummary:
+    """What a reader did with a file: rows kept per label, unlabelled rows, bad rows."""
+
+    name: str
+    format: Format
+    rows: int = 0  # non-blank data rows seen (the header is not a row)
+    kept: int = 0
+    unlabelled: int = 0
+    bad: int = 0
+    by_label: list[int] = field(default_factory=lambda: [0] * len(LABELS))
+    errors: list[tuple[int, InputError]] = field(default_factory=list)  # the first SHOWN_ERRORS
+
+    def reject(self, line: int, error: InputError) -> None:
+        self.bad += 1
+        if len(self.errors) < SHOWN_ERRORS:
+            self.errors.append((line, error))
+
+    def keep(self, example: Example) -> Example:
+        self.kept += 1
+        self.by_label[example.label] += 1
+        return example
+
+    def lines(self) -> list[str]:
+        """The summary as text, one line a fact (in the current language)."""
+        from attnviz.i18n import t
+
+        counts = ", ".join(f"{label} {n}" for label, n in zip(LABELS, self.by_label, strict=True))
+        values = {"name": self.name, "fmt": self.format, "rows": self.rows, "kept": self.kept}
+        out = [
+            t("nli.read.summary", counts=counts, unlabelled=self.unlabelled, bad=self.bad, **values)
+        ]
+        out += [t("nli.read.bad_row", line=line, detail=str(err)) for line, err in self.errors]
+        if self.bad > len(self.errors):
+            out.append(t("nli.read.more_bad", count=self.bad - len(self.errors)))
+        return out
+
+
+def detect_format(name: str, first_line: str) -> Format:
+    """The format from the file name's ending, else from its first line."""
+    suffix = Path(name).suffix.lower()
+    if suffix in (".jsonl", ".json"):
+        return "jsonl"
+    if suffix in (".txt", ".tsv"):
+        return "tsv"
+    if suffix == ".csv":
+        return "csv"
+    stripped = first_line.lstrip("\ufeff").lstrip()
+    if stripped.startswith("{"):
+        return "jsonl"
+    return "tsv" if "\t" in first_line else "csv"
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+def _example(
+    cells: tuple[object, object, object],
+    names: tuple[str, str, str],
+    line: int,
+    summary: ReadSummary,
+) -> Example | None:
+    """A kept example from (premise, hypothesis, label) in the file's fields `names`, or None
+    with the row counted as unlabelled or bad."""
+    premise, hypothesis, label = cells
+    text_label = str(label).strip().lower() if label is not None else ""
+    if text_label == UNLABELLED:
+        summary.unlabelled += 1
+        return None
+    if text_label not in LABEL_INDEX:
+        error = InputError("nli_label", value=_shown(str(label)), labels=", ".join(LABELS))
+        summary.reject(line, error)
+        return None
+    sides = []
+    for value, which in ((premise, names[0]), (hypothesis, names[1])):
+        text = "" if value is None else str(value).strip()
+        if not text:
+            summary.reject(line, InputError("nli_empty", field=which))
+            return None
+        if len(text) > MAX_SENTENCE_CHARS:
+            error = InputError(
+                "nli_too_long", field=which, found=len(text), limit=MAX_SENTENCE_CHARS
+            )
+            summary.reject(line, error)
+            return None
+        sides.append(text)
+    return summary.keep(Example(sides[0], sides[1], LABEL_INDEX[text_label]))
+
+
+def _jsonl(lines: Iterable[tuple[int, str]], summary: ReadSummary) -> Iterator[Example]:
+    for number, line in lines:
+        summary.rows += 1
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            summary.reject(number, InputError("nli_json", detail=err.msg))
+            continue
+        if not isinstance(row, dict):
+            summary.reject(number, InputError("nli_json", detail="not an object"))
+            continue
+        names = next((f for f in _JSON_FIELDS if f[0] in row or f[1] in row), _JSON_FIELDS[0])
+        missing = [name for name in names if name not in row]
+        if missing:
+            summary.reject(number, InputError("nli_missing", fields=", ".join(missing)))
+            continue
+        cells = (row[names[0]], row[names[1]], row[names[2]])
+        example = _example(cells, names, number, summary)
+        if example is not None:
+            yield example
+
+
+def _table(
+    lines: Iterable[tuple[int, str]], summary: ReadSummary, fmt: Format
+) -> Iterator[Example]:
+    """Tab-separated (SNLI / MultiNLI .txt, no quoting) or comma-separated with a header."""
+    numbered = iter(lines)
+    header_line = next(numbered, None)
+    if header_line is None:
+        return
+
+    def split(text: str) -> list[str]:
+        return text.split("\t") if fmt == "tsv" else next(csv.reader([text]))
+
+    try:
+        header = [name.strip().lower() for name in split(header_line[1])]
+    except csv.Error as err:
+        raise InputError("nli_row", detail=f"header: {err}") from None
+    wanted = _TABLE_FIELDS[fmt]
+    missing = [name for name in wanted if name not in header]
+    if missing:
+        found = ", ".join(_shown(name) for name in header[:12])
+        raise InputError("nli_columns", fields=", ".join(wanted), found=found)
+    where = [header.index(name) for name in wanted]
+    for number, line in numbered:
+        summary.rows += 1
+        try:
+            cells = split(line)
+        except csv.Error as err:
+            summary.reject(number, InputError("nli_row", detail=str(err)))
+            continue
+        if len(cells) <= max(where):
+            summary.reject(number, InputError("nli_cells", found=len(cells), expected=len(header)))
+            continue
+        example = _example(
+            (cells[where[0]], cells[where[1]], cells[where[2]]), wanted, number, summary
+        )
+        if example is not None:
+            yield example
+
+
+def _lines(stream: io.TextIOBase | Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of the non-blank lines, newlines removed; 1-based numbers."""
+    for number, line in enumerate(stream, start=1):
+        if "\x00" in line:
+            raise InputError("csv_not_text", byte="0x00", position=f"line {number}")
+        text = line.rstrip("\r\n")
+        if text.strip():
+            yield number, text.lstrip("\ufeff") if number == 1 else text
+
+
+def read_examples(
+    stream: io.TextIOBase | Iterable[str], name: str, fmt: Format | None = None
+) -> tuple[Iterator[Example], ReadSummary]:
+    """The examples of a text stream (lazily) and the summary they fill as they are read.
+
+    CSV rows must each be one line (quoted fields with line breaks are not read as such).
+    InputError for a file that is not text or whose header lacks the format's columns.
+    """
+    lines = _lines(stream)
+    first = next(lines, None)
+    if first is None:
+        raise InputError("pairs_empty")
+    chosen = fmt or detect_format(name, first[1])
+    summary = ReadSummary(name, chosen)
+
+    def chained() -> Iterator[tuple[int, str]]:
+        yield first
+        yield from lines
+
+    if chosen == "jsonl":
+        return _jsonl(chained(), summary), summary
+    return _table(chained(), summary, chosen), summary
+
+
+def read_file(path: str | Path, fmt: Format | None = None) -> tuple[Iterator[Example], ReadSummary]:
+    """Stream a file from disk (UTF-8, a BOM allowed): `read_examples` on its lines."""
+    path = Path(path)
+    stream = path.open(encoding="utf-8-sig", errors="strict", newline="")
+    examples, summary = read_examples(_decoded(stream, path.name), path.name, fmt)
+    return examples, summary
+
+
+def _decoded(stream: io.TextIOBase, name: str) -> Iterator[str]:
+    """The stream's lines; an InputError (not a traceback) where it is not UTF-8."""
+    with stream:
+        try:
+            yield from stream
+        except UnicodeDecodeError as err:
+            byte = f"0x{err.object[err.start]:02x}"
+            raise InputError("csv_not_text", byte=byte, position=err.start) from None
+
+
+def read_bytes(
+    data: bytes, name: str, max_bytes: int, fmt: Format | None = None
+) -> tuple[list[Example], ReadSummary]:
+    """All examples of an uploaded file (at most `max_bytes`), read at once."""
+    if len(data) > max_bytes:
+        raise InputError("file_too_big", found=len(data), limit=max_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        byte = f"0x{data[err.start]:02x}"
+        raise InputError("csv_not_text", byte=byte, position=err.start) from None
+    examples, summary = read_examples(io.StringIO(text, newline=""), name, fmt)
+    return list(examples), summary
