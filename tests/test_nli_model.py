@@ -280,12 +280,12 @@ def test_the_cosine_attend_step_is_a_sharpened_cosine_without_F():
 def test_pooled_features_reach_H_and_the_forward_stays_differentiable():
     torch.manual_seed(0)
     model = DecomposableAttentionModel(D, hidden=H, dropout=0.0, align="cosine", pooled=True)
-    assert model.h[1].in_features == 2 * H + 4 * D  # [v_A; v_B; u; v; |u - v|; u * v]
+    assert model.h[1].in_features == 2 * H + 2 * D  # [v_A; v_B; |u - v|; u * v]
     a, b = (x[None].requires_grad_(True) for x in pair(3, 2, seed=2))
     logits = model(a, b, torch.tensor([3]), torch.tensor([2]))
     logits[0, 0].backward()
     assert a.grad is not None and b.grad is not None and float(b.grad.abs().sum()) > 0
-    with pytest.raises(ValueError, match="align must be one of mlp, cosine"):
+    with pytest.raises(ValueError, match="align must be one of mlp, cosine, residual"):
         DecomposableAttentionModel(D, align="dot")
 
 

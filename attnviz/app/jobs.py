@@ -46,8 +46,9 @@ def session_models() -> dict[str, tuple[bytes, bytes]]:
     return models
 
 
-def add_session_model(name: str, weights: bytes, card: bytes, use: bool = True) -> None:
-    """Keep a model for this session's NLI page (and choose it when `use`)."""
+def add_session_model(name: str, weights: bytes, card: bytes, use: bool = False) -> None:
+    """Keep a model for this session's NLI page, offered beside the shipped one (chosen only
+    when `use`: a trained model never replaces the shipped one without the person asking)."""
     session_models()[name] = (weights, card)
     if use:
         st.session_state[MODEL_CHOICE] = name

@@ -4,7 +4,7 @@ resolved through attnviz.models so that nothing outside its roots is read."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -91,6 +91,18 @@ def _session_classifier(weights: bytes, card: bytes) -> Classifier:
         from attnviz.nli.checkpoint import classifier_from_bytes
 
         return classifier_from_bytes(weights, card, _load_encoder())
+
+
+def shipped_card() -> dict[str, Any]:
+    """The card of the checkpoint the app ships (or ATTNVIZ_NLI_CHECKPOINT's), {} when it cannot
+    be read (the page then shows the models it has)."""
+    with loading.lock():
+        from attnviz.nli.checkpoint import checkpoint_path
+
+    try:
+        return _load_classifier(str(checkpoint_path())).card
+    except (*MODEL_FAULTS, InputError):
+        return {}
 
 
 def classifier() -> tuple[Classifier | None, str]:

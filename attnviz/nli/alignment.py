@@ -35,7 +35,7 @@ import torch.nn.functional as F_nn
 from attnviz.attention import random_weights
 from attnviz.i18n import t
 from attnviz.nli.checkpoint import load_classifier
-from attnviz.nli.data import LABELS
+from attnviz.nli.data import LABELS, label_index
 from attnviz.nli.model import (
     SCALES,
     SOURCES,
@@ -303,10 +303,10 @@ def parse_labelled_pairs(
 
 
 def _label(text: str, where: str) -> int:
-    label = text.strip().lower()
-    if label not in LABELS:
+    index = label_index(text)
+    if index is None:
         raise InputError("pair_label", where=where, value=text[:40], labels=", ".join(LABELS))
-    return LABELS.index(label)
+    return index
 
 
 def load_pairs_csv(data: bytes) -> list[tuple[str, str]]:

@@ -13,16 +13,31 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from attnviz.errors import InputError
-from attnviz.nli import checkpoint
-from attnviz.nli.model import DecomposableAttentionModel
-from attnviz.nli.store import SentenceStore, pair_texts, read_pairs
-from attnviz.nli.training import History, TrainConfig, card, results, train
+from attnviz.nli import checkpoint, evaluation
+from attnviz.nli.alignment import decomposable_attention
+from attnviz.nli.data import Example, read_file
+from attnviz.nli.model import ALIGNS, Classifier, DecomposableAttentionModel
+from attnviz.nli.store import PairSet, SentenceStore, pair_texts, read_pairs
+from attnviz.nli.training import (
+    History,
+    TrainConfig,
+    calibration_error,
+    card,
+    fit_temperature,
+    logits_of,
+    results,
+    train,
+)
+
+if TYPE_CHECKING:
+    from attnviz.encoder import Encoder
 
 
 class _Bars:
@@ -66,7 +81,16 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--test", type=Path, default=None, help="test pairs (scored once, at the end)"
     )
     parser.add_argument("--source", choices=("static", "contextual"), default="static")
-    parser.add_argument("--layer", type=int, default=None, help="contextual layer (0-6)")
+    parser.add_argument(
+        "--layer", type=int, default=None, help="contextual layer: a hidden-state index"
+    )
+    parser.add_argument(
+        "--align", choices=ALIGNS, default="mlp", help="attend step: mlp (the paper's F), "
+        "cosine (k cos(a, b), k learned) or residual (k cos(a + F(a), b + F(b)))",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pooled", action="store_true", help="H also reads |u - v| and u * v of mean vectors"
+    )
     parser.add_argument("--scale", default="none", help="none, sqrt_d or a temperature")
     parser.add_argument("--hidden", type=int, default=200)
     parser.add_argument("--dropout", type=float, default=0.2)
@@ -80,6 +104,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--out", type=Path, default=None, help="checkpoint to write (.safetensors)")
     parser.add_argument(
+        "--aligned", type=Path, default=None, help="pairs with hand-marked word alignments"
+    )
+    parser.add_argument("--hard", type=Path, default=None, help="a hard set with tags per pair")
+    parser.add_argument(
         "--cache", type=Path, default=None, help="folder for contextual vectors on disk"
     )
     parser.add_argument(
@@ -89,7 +117,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     if args.scale not in ("none", "sqrt_d"):
         args.scale = float(args.scale)
     if args.source == "contextual" and args.layer is None:
-        args.layer = 6
+        args.layer = -1  # the encoder's last layer
     return args
 
 
@@ -98,6 +126,7 @@ def _config(args: argparse.Namespace, premise_blind: bool = False) -> TrainConfi
         source=args.source, layer=args.layer, scale=args.scale, hidden=args.hidden,
         dropout=args.dropout, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
         weight_decay=args.weight_decay, seed=args.seed, premise_blind=premise_blind,
+        align=args.align, pooled=args.pooled,
     )  # fmt: skip
 
 
@@ -159,13 +188,101 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 blind, store, sets["test"], pair_texts(sets["test"], store), premise_blind=True
             )
             baseline |= {k: scored[k] for k in ("accuracy", "ci95", "confusion")}
-    bars.close()
     data = {name: pairs.source_file for name, pairs in sets.items()}
     made = card(_config(args), encoder, history, data, test, baseline)
+    if "dev" in sets:
+        made["calibration"] = calibrate(model, store, sets["dev"], sets.get("test"))
+    if "test" in sets:
+        bars.say("evaluating: per label, premise swap, alignments, the hard set")
+        made["evaluation"] = evaluate(made, model, encoder, args, sets["test"], store)
+    bars.close()
     if args.out is not None:
         checkpoint.save(model, made, args.out)
         print(f"wrote {args.out} and {checkpoint.card_path(args.out)}", file=sys.stderr)
     return made
+
+
+def calibrate(
+    model: DecomposableAttentionModel, store: SentenceStore, dev: PairSet, test: PairSet | None
+) -> dict[str, Any]:
+    """The temperature fitted on dev, and the test set's expected calibration error before and
+    after it."""
+    temperature = fit_temperature(logits_of(model, dev, store), dev.label_tensor())
+    found: dict[str, Any] = {"temperature": round(temperature, 4), "fitted_on": "dev"}
+    if test is not None and len(test):
+        logits, labels = logits_of(model, test, store), test.label_tensor()
+        found["ece_test"] = round(calibration_error(torch.softmax(logits, -1), labels), 4)
+        calibrated = torch.softmax(logits / temperature, -1)
+        found["ece_test_calibrated"] = round(calibration_error(calibrated, labels), 4)
+    return found
+
+
+def evaluate(
+    made: dict[str, Any],
+    model: DecomposableAttentionModel,
+    encoder: Encoder,
+    args: argparse.Namespace,
+    test: PairSet,
+    store: SentenceStore,
+) -> dict[str, Any]:
+    """What the card reports beyond accuracy (attnviz.nli.evaluation): per-label accuracy,
+    the premise swap, the alignment hits beside the untrained identity F's, the hard set's tags."""
+    classifier = Classifier(model, made, encoder)
+    labels = test.label_tensor()
+    predicted = logits_of(model, test, store).argmax(-1)
+    found: dict[str, Any] = {"per_label": evaluation.per_label_accuracy(labels, predicted)}
+    examples = [Example(p, h, label) for (p, h), label in
+                zip(pair_texts(test, store), labels.tolist(), strict=True)]  # fmt: skip
+    found["premise_swap"] = evaluation.premise_swap(examples, classifier.predict)
+    if args.aligned is not None:
+        found["alignment"] = alignment_report(classifier, args.aligned)
+    if args.hard is not None:
+        hard, _ = read_file(args.hard)
+        kept = list(hard)
+        guesses = torch.cat([
+            classifier.predict([(ex.premise, ex.hypothesis) for ex in kept[i : i + 256]])
+            for i in range(0, len(kept), 256)
+        ]).argmax(-1)  # fmt: skip
+        gold = torch.tensor([ex.label for ex in kept])
+        found["hard"] = {
+            "file": args.hard.name,
+            "sha256": checkpoint.sha256_of(args.hard),
+            "pairs": len(kept),
+            "accuracy": float((guesses == gold).float().mean()),
+            "per_label": evaluation.per_label_accuracy(gold, guesses),
+            "by_tag": evaluation.by_tag(kept, guesses),
+        }
+    return found
+
+
+def alignment_report(classifier: Classifier, path: Path) -> dict[str, Any]:
+    """Alignment hits of the trained attend step and of the untrained identity F on the same
+    embeddings (e = a^T b, the textbook's first step)."""
+    examples = list(read_file(path)[0])
+
+    def trained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
+        read = classifier.read(pairs).alignment
+        return [
+            read.weights_alpha[i, : read.lens_b[i], : read.lens_a[i]] for i in range(len(pairs))
+        ]
+
+    def untrained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
+        _, a, lens_a = classifier.embed([p for p, _ in pairs])
+        _, b, lens_b = classifier.embed([h for _, h in pairs])
+        read = decomposable_attention(a, b, lens_a, lens_b, f="identity")
+        return [read.weights_alpha[i, : lens_b[i], : lens_a[i]] for i in range(len(pairs))]
+
+    model_hits = evaluation.alignment_hits(classifier.encoder, examples, trained)
+    baseline = evaluation.alignment_hits(classifier.encoder, examples, untrained)
+    return {
+        "file": path.name,
+        "pairs": len(examples),
+        "marked": model_hits.marked,
+        "hits": model_hits.hits,
+        "rate": model_hits.rate,
+        "by_label": model_hits.by_label,
+        "untrained_rate": baseline.rate,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

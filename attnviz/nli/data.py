@@ -30,6 +30,25 @@ LABEL_KEYS = {
     "neutral": "nli.label.neutral",
     "contradiction": "nli.label.contradiction",
 }
+# The phenomena a pair of the hard set is tagged with, and the catalogue keys of why
+# decomposable attention fails each (attnviz.strings.nli).
+TAG_KEYS = {
+    "word_order": "nli.why.word_order",
+    "number": "nli.why.number",
+    "quantifier": "nli.why.quantifier",
+    "comparison": "nli.why.comparison",
+    "negation": "nli.why.negation",
+    "temporal": "nli.why.temporal",
+    "overlap": "nli.why.overlap",
+    "paraphrase": "nli.why.paraphrase",
+    "addition": "nli.why.addition",
+    "antonym": "nli.why.antonym",
+    "world_knowledge": "nli.why.world_knowledge",
+    "modality": "nli.why.modality",
+    "coreference": "nli.why.coreference",
+    "synonym": "nli.why.synonym",
+    "hypernym": "nli.why.hypernym",
+}
 UNLABELLED = "-"  # SNLI / MultiNLI: no gold label (the annotators disagreed)
 MAX_SENTENCE_CHARS = 10_000
 SHOWN_ERRORS = 20  # bad rows kept with their message; the rest are counted
@@ -45,11 +64,35 @@ _SHOWN_CHARS = 40
 
 @dataclass(frozen=True)
 class Example:
-    """One labelled pair; `label` indexes LABELS."""
+    """One labelled pair; `label` indexes LABELS. A JSONL row may also carry `tags` (the
+    phenomena it tests, the hard set's) and `alignment` (hypothesis word -> the premise words it
+    corresponds to, none for new material: the hand-marked alignment set's)."""
 
     premise: str
     hypothesis: str
     label: int
+    tags: tuple[str, ...] = ()
+    alignment: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+def label_index(text: object) -> int | None:
+    """The index in LABELS of a label as people write it ("Entailment ", "neutral"), else None."""
+    return LABEL_INDEX.get(str(text).strip().lower()) if text is not None else None
+
+
+def _extras(row: dict[str, object]) -> dict[str, object]:
+    """The optional fields of a JSONL row, kept when they have the right shape."""
+    extras: dict[str, object] = {}
+    tags = row.get("tags")
+    if isinstance(tags, list) and all(isinstance(tag, str) for tag in tags):
+        extras["tags"] = tuple(tags)
+    marks = row.get("alignment")
+    if isinstance(marks, dict) and all(
+        isinstance(words, list) and all(isinstance(w, str) for w in words)
+        for words in marks.values()
+    ):
+        extras["alignment"] = tuple((str(k), tuple(v)) for k, v in marks.items())
+    return extras
 
 
 @dataclass
@@ -114,6 +157,7 @@ def _example(
     names: tuple[str, str, str],
     line: int,
     summary: ReadSummary,
+    extras: dict[str, object] | None = None,
 ) -> Example | None:
     """A kept example from (premise, hypothesis, label) in the file's fields `names`, or None
     with the row counted as unlabelled or bad."""
@@ -122,7 +166,8 @@ def _example(
     if text_label == UNLABELLED:
         summary.unlabelled += 1
         return None
-    if text_label not in LABEL_INDEX:
+    index = label_index(label)
+    if index is None:
         error = InputError("nli_label", value=_shown(str(label)), labels=", ".join(LABELS))
         summary.reject(line, error)
         return None
@@ -139,7 +184,8 @@ def _example(
             summary.reject(line, error)
             return None
         sides.append(text)
-    return summary.keep(Example(sides[0], sides[1], LABEL_INDEX[text_label]))
+    extras = extras or {}
+    return summary.keep(Example(sides[0], sides[1], index, **extras))  # type: ignore[arg-type]
 
 
 def _jsonl(lines: Iterable[tuple[int, str]], summary: ReadSummary) -> Iterator[Example]:
@@ -159,7 +205,7 @@ def _jsonl(lines: Iterable[tuple[int, str]], summary: ReadSummary) -> Iterator[E
             summary.reject(number, InputError("nli_missing", fields=", ".join(missing)))
             continue
         cells = (row[names[0]], row[names[1]], row[names[2]])
-        example = _example(cells, names, number, summary)
+        example = _example(cells, names, number, summary, _extras(row))
         if example is not None:
             yield example
 

@@ -15,9 +15,10 @@ tokens, d embedding size, h hidden size, N sentences, L tokens of the longest se
   through `attnviz.attention.masked_softmax` with the pairs' padding as valid lengths.
 - compare: G([a_i; beta_i]) and G([b_j; alpha_j]).
 - aggregate: v_A and v_B, the sums of the comparisons over the real tokens; H([v_A; v_B]) and a
-  linear layer give the logits of LABELS. With `pooled=True` H also reads the two sentences'
-  mean token vectors u and v as sentence-pair classifiers do (Conneau et al. 2017):
-  H([v_A; v_B; u; v; |u - v|; u * v]).
+  linear layer give the logits of LABELS. With `pooled=True` H also reads how the two
+  sentences' mean token vectors u and v meet, as sentence-pair classifiers do (Conneau et al.
+  2017), without u and v themselves (the hypothesis alone is what artefacts are read from):
+  H([v_A; v_B; |u - v|; u * v]).
 
 The untrained view of the NLI page (attnviz.nli.decomposable_attention) runs the same attend and
 aggregate steps with seeded one-layer F and G. `DecomposableAttentionModel.forward` (token
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
 
 SOURCES: tuple[str, ...] = ("contextual", "static", "random")
 SCALES: tuple[str, ...] = ("none", "sqrt_d")  # or a temperature, a number > 0
-ALIGNS: tuple[str, ...] = ("mlp", "cosine")  # e from F(a)^T F(b), or k cos(a, b)
+# e from F(a)^T F(b) (the paper), k cos(a, b), or k cos(a + F(a), b + F(b)) (F starting at 0)
+ALIGNS: tuple[str, ...] = ("mlp", "cosine", "residual")
 SHARPNESS_START = 20.0  # k of the cosine attend step before training
 Scale = str | float
 FILL = -1e6  # d2l's padding fill, passed on to masked_softmax
@@ -202,18 +204,25 @@ class DecomposableAttentionModel(nn.Module):
             raise ValueError(f"align must be one of {', '.join(ALIGNS)}, got {align!r}")
         self.d, self.hidden, self.dropout, self.scale = d, hidden, dropout, scale
         self.align, self.pooled = align, pooled
-        if align == "mlp":
+        if align != "cosine":
             self.f = mlp(d, hidden, dropout)
-        else:
+        if align == "residual":
+            last = nn.Linear(hidden, d)  # F(a) = W relu(...), added to a
+            nn.init.zeros_(last.weight)  # training starts from the embeddings' own cosine
+            nn.init.zeros_(last.bias)
+            self.f.append(last)
+        if align != "mlp":
             self.log_sharpness = nn.Parameter(torch.tensor(math.log(SHARPNESS_START)))
         self.g = mlp(2 * d, hidden, dropout)
-        self.h = mlp(2 * hidden + (4 * d if pooled else 0), hidden, dropout)
+        self.h = mlp(2 * hidden + (2 * d if pooled else 0), hidden, dropout)
         self.out = nn.Linear(hidden, len(LABELS))
 
     def scores(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         """e (B, la, lb) before any masking."""
         if self.align == "cosine":
             return cosine_scores(a, b, self.log_sharpness.exp())
+        if self.align == "residual":
+            return cosine_scores(a + self.f(a), b + self.f(b), self.log_sharpness.exp())
         e = self.f(a) @ self.f(b).transpose(1, 2)  # (B, la, lb)
         scale = divisor(self.scale, self.hidden)
         return e / scale if scale != 1.0 else e
@@ -231,7 +240,7 @@ class DecomposableAttentionModel(nn.Module):
         features = [v_a, v_b]
         if self.pooled:
             u, v = mean_vectors(a, lens_a), mean_vectors(b, lens_b)  # (B, d) each
-            features += [u, v, (u - v).abs(), u * v]
+            features += [(u - v).abs(), u * v]
         logits = self.out(self.h(torch.cat(features, dim=-1)))  # (B, 3)
         alignment = Alignment(
             e, weights_beta, beta, weights_alpha, alpha, compare_a, compare_b, v_a, v_b,

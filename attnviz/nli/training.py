@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import torch
 import torch.nn.functional as F_nn
 
@@ -48,6 +49,9 @@ class TrainConfig:
     max_steps: int | None = None  # stop after this many batches (tests and smoke runs)
     align: str = "mlp"  # the attend step: "mlp" (the paper's F) or "cosine" (k cos(a, b))
     pooled: bool = False  # H also reads the sentences' mean vectors
+    # Extra pairs, this share of the training set: a hypothesis with another pair's premise,
+    # labelled neutral (a scene it says nothing about), so the premise has to be read.
+    swap_share: float = 0.0
 
 
 def sides(
@@ -138,6 +142,28 @@ class History:
     pairs_per_second: float = 0.0
 
 
+def with_swaps(pairs: PairSet, share: float, seed: int) -> PairSet:
+    """`pairs` and round(share * len) more: hypotheses drawn at random (seeded), each with the
+    premise of another pair drawn at random (never its own), labelled neutral."""
+    count = round(share * len(pairs))
+    premises = np.frombuffer(pairs.premises, dtype=np.int32)
+    distinct = np.unique(premises)
+    if count == 0 or len(distinct) < 2:
+        return pairs
+    rng = np.random.default_rng(seed)
+    chosen = rng.integers(0, len(pairs), size=count)  # the hypotheses' pairs
+    others = distinct[rng.integers(0, len(distinct), size=count)]  # (count,)
+    same = others == premises[chosen]
+    others[same] = distinct[(np.searchsorted(distinct, others[same]) + 1) % len(distinct)]
+    swapped = PairSet(summary=pairs.summary, source_file=pairs.source_file)
+    swapped.premises.frombytes(pairs.premises.tobytes() + others.astype(np.int32).tobytes())
+    hypotheses = np.frombuffer(pairs.hypotheses, dtype=np.int32)[chosen]
+    swapped.hypotheses.frombytes(pairs.hypotheses.tobytes() + hypotheses.tobytes())
+    neutral = np.full(count, LABELS.index("neutral"), dtype=np.int8)
+    swapped.labels.frombytes(pairs.labels.tobytes() + neutral.tobytes())
+    return swapped
+
+
 def model_for(config: TrainConfig, d: int) -> DecomposableAttentionModel:
     """A fresh model of the config's shape over embeddings of size d."""
     return DecomposableAttentionModel(
@@ -160,6 +186,8 @@ def train(
     if len(train_set) == 0:
         raise InputError("pairs_empty")
     torch.manual_seed(config.seed)
+    if config.swap_share > 0 and not config.premise_blind:
+        train_set = with_swaps(train_set, config.swap_share, config.seed)
     model = model_for(config, store.encoder.hidden_size)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     shuffle = torch.Generator().manual_seed(config.seed)

@@ -160,6 +160,67 @@ EN: dict[str, str] = {
     ),
     "nli.learned_confusion": "Test split: gold label × verdict",
     "nli.learned_mistakes": "Test pairs it gets wrong",
+    "nli.verdict.by_shipped": "The verdict of the shipped model, trained by attnviz on its own pairs.",
+    "nli.verdict.by_session": "The verdict of {name}, a model trained or loaded in this session.",
+    "nli.verdict.calibrated": "Probabilities calibrated on dev (temperature {temperature}).",
+    "nli.verdict.uncalibrated": (
+        "Probabilities not calibrated: this model's card has no temperature, so they are its raw "
+        "softmax and may claim more certainty than it has."
+    ),
+    "nli.verdict.cut": "{which} was cut to the model's first {limit} word pieces: the verdict reads only those.",
+    "nli.cards.heading": "Compare the models",
+    "nli.cards.intro": "Each model's card side by side: what it was trained on and how it scores.",
+    "nli.cards.shipped": "shipped",
+    "nli.cards.setting": "setting",
+    "nli.cards.data": "trained on",
+    "nli.cards.pairs": "training pairs",
+    "nli.cards.source": "embeddings",
+    "nli.cards.align": "attend step",
+    "nli.cards.dev": "dev accuracy",
+    "nli.cards.test": "test accuracy",
+    "nli.cards.baseline": "hypothesis-only test accuracy",
+    "nli.cards.temperature": "temperature (fitted on dev)",
+    "nli.cards.ece": "calibration error on test (before → after)",
+    "nli.cards.hits": "alignment hits (untrained)",
+    "nli.cards.swap": "entailment kept with another scene's premise",
+    "nli.align.mlp": "F(a)ᵀF(b), F learned (the paper)",
+    "nli.align.cosine": "k·cos(a, b), k learned",
+    "nli.align.residual": "k·cos(a + F(a), b + F(b)), F learned from 0",
+    "nli.learned_checks": (
+        "**Calibration**: the test set's expected calibration error (15 bins) is {before} with the "
+        "raw softmax and {after} with the temperature fitted on dev. **Alignment**: for {rate} of "
+        "{marked} hypothesis words whose premise words a person marked, the premise word with the "
+        "most weight is one of them (MiniLM's own similarity, untrained: {untrained}). **Reading "
+        "the premise**: with each test entailment's premise swapped for another scene's, it "
+        "still says entailment for {swapped} of them ({own} with their own premise)."
+    ),
+    "nli.hard_heading": "What decomposable attention cannot do: the hard set",
+    "nli.hard_text": (
+        "{pairs} pairs written against lexical cues (swapped roles, numbers, quantifiers, "
+        "comparisons), never trained on. The model is right on **{accuracy}** of them, against "
+        "**{test}** on ordinary pairs. Decomposable attention compares soft-aligned words and "
+        "sums the comparisons: a bag of alignments, so what depends on order or arithmetic is "
+        "out of its reach."
+    ),
+    "nli.col.tag": "phenomenon",
+    "nli.col.accuracy": "accuracy",
+    "nli.col.pairs": "pairs",
+    "nli.col.why": "why",
+    "nli.why.word_order": "No word order: the sums are the same whoever did what to whom.",
+    "nli.why.number": "No arithmetic: 3 + 4 and 7 are different words, never added up.",
+    "nli.why.quantifier": "All, some, most align to each other as words; their scope is not computed.",
+    "nli.why.comparison": "Taller and shorter align alike; which side of the comparison each name is on is order.",
+    "nli.why.negation": 'One aligned "not" is a single token among many in the sum, easily outweighed.',
+    "nli.why.temporal": "Before and after are order again: the events align, their sequence does not.",
+    "nli.why.overlap": "High word overlap looks like entailment to a model of aligned words.",
+    "nli.why.paraphrase": "Paraphrases align well when their words are similar, less so when they are not.",
+    "nli.why.addition": "An added detail aligns to nothing; the model must learn that this means neutral.",
+    "nli.why.antonym": "Antonyms sit close in embedding space and align as if they matched.",
+    "nli.why.world_knowledge": "What is not in either sentence cannot be aligned.",
+    "nli.why.modality": "Might, must and can are single words whose effect spans the clause.",
+    "nli.why.coreference": 'Who "she" is needs more than one alignment step.',
+    "nli.why.synonym": "Synonyms align by MiniLM's similarity: mostly right.",
+    "nli.why.hypernym": "A dog is an animal, but not the other way round: alignment is symmetric.",
 }
 
 KO: dict[str, str] = {
@@ -319,4 +380,63 @@ KO: dict[str, str] = {
     ),
     "nli.learned_confusion": "test 분할: 정답 레이블 × 판정",
     "nli.learned_mistakes": "모델이 틀린 test 쌍",
+    "nli.verdict.by_shipped": "함께 배포된 모델의 판정입니다. attnviz가 자체 문장 쌍으로 학습했습니다.",
+    "nli.verdict.by_session": "{name}의 판정입니다. 이 세션에서 학습하거나 불러온 모델입니다.",
+    "nli.verdict.calibrated": "확률은 dev에서 보정했습니다(온도 {temperature}).",
+    "nli.verdict.uncalibrated": (
+        "확률을 보정하지 않았습니다. 이 모델의 카드에 온도가 없어 소프트맥스 그대로이며, 실제보다 "
+        "확신이 커 보일 수 있습니다."
+    ),
+    "nli.verdict.cut": "{which}는 모델의 앞 {limit}개 워드피스만 남기고 잘랐습니다. 판정은 그 부분만 읽습니다.",
+    "nli.cards.heading": "모델 비교",
+    "nli.cards.intro": "모델마다 카드를 나란히 봅니다. 무엇으로 학습했고 점수가 어떤지.",
+    "nli.cards.shipped": "배포된 모델",
+    "nli.cards.setting": "항목",
+    "nli.cards.data": "학습 데이터",
+    "nli.cards.pairs": "학습 쌍",
+    "nli.cards.source": "임베딩",
+    "nli.cards.align": "attend 단계",
+    "nli.cards.dev": "dev 정확도",
+    "nli.cards.test": "test 정확도",
+    "nli.cards.baseline": "가설만 보는 모델의 test 정확도",
+    "nli.cards.temperature": "온도(dev에서 맞춤)",
+    "nli.cards.ece": "test 보정 오차(전 → 후)",
+    "nli.cards.hits": "정렬 적중(학습 전)",
+    "nli.cards.swap": "다른 장면의 전제로 바꿔도 함의라고 한 비율",
+    "nli.align.mlp": "F(a)ᵀF(b), F 학습(논문)",
+    "nli.align.cosine": "k·cos(a, b), k 학습",
+    "nli.align.residual": "k·cos(a + F(a), b + F(b)), F는 0에서 학습",
+    "nli.learned_checks": (
+        "**보정**: test의 기대 보정 오차(구간 15개)는 소프트맥스 그대로 {before}, dev에서 맞춘 온도로 "
+        "{after}입니다. **정렬**: 사람이 전제 단어를 표시한 가설 단어 {marked}개 중 {rate}에서 가중치가 "
+        "가장 큰 전제 단어가 표시한 단어였습니다(학습 전 MiniLM 자체 유사도: {untrained}). **전제 "
+        "읽기**: test의 함의 쌍마다 전제를 다른 장면의 것으로 바꾸면 {swapped}에서 여전히 함의라고 "
+        "합니다(원래 전제로는 {own})."
+    ),
+    "nli.hard_heading": "분해 어텐션이 못 하는 것: 어려운 세트",
+    "nli.hard_text": (
+        "어휘 단서를 노리고 쓴 {pairs}개 쌍(역할 바꾸기, 수, 양화사, 비교)으로, 학습에 쓰지 "
+        "않았습니다. 모델은 이 중 **{accuracy}**를 맞히고, 보통 쌍에서는 **{test}**를 맞힙니다. 분해 "
+        "어텐션은 부드럽게 정렬한 단어를 비교해 더할 뿐이라, 순서나 계산에 달린 것은 다루지 "
+        "못합니다."
+    ),
+    "nli.col.tag": "현상",
+    "nli.col.accuracy": "정확도",
+    "nli.col.pairs": "쌍",
+    "nli.col.why": "이유",
+    "nli.why.word_order": "어순이 없습니다. 누가 누구에게 했든 합은 같습니다.",
+    "nli.why.number": "계산이 없습니다. 3 + 4와 7은 서로 다른 단어일 뿐 더해지지 않습니다.",
+    "nli.why.quantifier": "모두, 일부, 대부분은 단어로서 서로 정렬될 뿐 범위는 계산하지 않습니다.",
+    "nli.why.comparison": "더 크다와 더 작다가 비슷하게 정렬되고, 이름이 비교의 어느 쪽인지는 순서입니다.",
+    "nli.why.negation": '정렬된 "not" 하나는 합 속의 토큰 하나라 쉽게 묻힙니다.',
+    "nli.why.temporal": "전과 후도 순서입니다. 사건은 정렬되지만 순서는 아닙니다.",
+    "nli.why.overlap": "단어가 많이 겹치면 정렬 모델에게는 함의처럼 보입니다.",
+    "nli.why.paraphrase": "바꿔 쓴 말은 단어가 비슷하면 잘 정렬되고, 아니면 덜 됩니다.",
+    "nli.why.addition": "덧붙인 내용은 아무것에도 정렬되지 않습니다. 그것이 중립이라는 것을 배워야 합니다.",
+    "nli.why.antonym": "반의어는 임베딩에서 가까워 일치하는 것처럼 정렬됩니다.",
+    "nli.why.world_knowledge": "어느 문장에도 없는 것은 정렬할 수 없습니다.",
+    "nli.why.modality": "might, must, can은 단어 하나지만 영향은 절 전체에 미칩니다.",
+    "nli.why.coreference": '"그녀"가 누구인지는 정렬 한 단계로 알 수 없습니다.',
+    "nli.why.synonym": "동의어는 MiniLM의 유사도로 정렬됩니다. 대체로 맞습니다.",
+    "nli.why.hypernym": "개는 동물이지만 그 반대는 아닙니다. 정렬은 대칭입니다.",
 }

@@ -4,7 +4,7 @@ embeddings, untrained (attnviz.nli) and trained (the classifier's verdict and it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -117,3 +117,73 @@ def score(probabilities: torch.Tensor, labels: list[int | None]) -> Scored | Non
     predicted = probabilities[known].argmax(dim=-1)
     correct = int((gold == predicted).sum())
     return Scored(len(known), correct, confusion(gold, predicted))
+
+
+def _share(value: object) -> str:
+    return f"{value:.1%}" if isinstance(value, int | float) else "–"
+
+
+def _fraction(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, int | float) else "–"
+
+
+# The rows of the side-by-side card table and their catalogue keys.
+CARD_ROWS: dict[str, str] = {
+    "data": "nli.cards.data",
+    "pairs": "nli.cards.pairs",
+    "source": "nli.cards.source",
+    "align": "nli.cards.align",
+    "dev": "nli.cards.dev",
+    "test": "nli.cards.test",
+    "baseline": "nli.cards.baseline",
+    "temperature": "nli.cards.temperature",
+    "ece": "nli.cards.ece",
+    "hits": "nli.cards.hits",
+    "swap": "nli.cards.swap",
+}
+# The attend steps' names (DecomposableAttentionModel's `align`).
+ALIGN_KEYS = {
+    "mlp": "nli.align.mlp",
+    "cosine": "nli.align.cosine",
+    "residual": "nli.align.residual",
+}
+
+
+def card_values(card: dict[str, Any]) -> dict[str, str]:
+    """One card's values for the side-by-side table (CARD_ROWS), as text; "–" where the card
+    has no such figure (an older card: no calibration, no evaluation)."""
+    train = (card.get("data") or {}).get("train") or {}
+    embedding = card.get("embedding") or {}
+    calibration = card.get("calibration") or {}
+    evaluation = card.get("evaluation") or {}
+    alignment = evaluation.get("alignment") or {}
+    swap = evaluation.get("premise_swap") or {}
+    layer = embedding.get("layer")
+    source = embedding.get("source", "?") + ("" if layer is None else f" {layer}")
+    hits = alignment.get("rate")
+    return {
+        "data": str(train.get("file", "–")),
+        "pairs": f"{train['pairs']:,}" if isinstance(train.get("pairs"), int) else "–",
+        "source": source,
+        "align": str(card.get("align", "mlp")),  # the view names it (ALIGN_KEYS)
+        "dev": _fraction(card.get("dev_accuracy")),
+        "test": _fraction((card.get("test") or {}).get("accuracy")),
+        "baseline": _fraction((card.get("baseline") or {}).get("accuracy")),
+        "temperature": _fraction(calibration.get("temperature")),
+        "ece": (
+            f"{_fraction(calibration.get('ece_test'))} → "
+            f"{_fraction(calibration.get('ece_test_calibrated'))}"
+        ),
+        "hits": (
+            f"{_share(hits)} ({_share(alignment.get('untrained_rate'))})"
+            if hits is not None
+            else "–"
+        ),
+        "swap": _share(swap.get("entailment_swapped")),
+    }
+
+
+def hard_rows(card: dict[str, Any]) -> list[tuple[str, float, int]]:
+    """(tag, accuracy, pairs) of the card's hard-set evaluation, most pairs first."""
+    by_tag = ((card.get("evaluation") or {}).get("hard") or {}).get("by_tag") or {}
+    return [(tag, float(v["accuracy"]), int(v["pairs"])) for tag, v in by_tag.items()]

@@ -5,6 +5,7 @@ model learned."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pandas as pd
@@ -15,7 +16,7 @@ import torch
 from attnviz import nli, parsing
 from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
-from attnviz.app.model import classifier, encoder
+from attnviz.app.model import classifier, encoder, shipped_card
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
@@ -23,11 +24,15 @@ from attnviz.encoder import MAX_TOKENS, Encoder, model_layer
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.nli import figures
 from attnviz.lessons.nli.compute import (
+    ALIGN_KEYS,
+    CARD_ROWS,
     NLIChoice,
     NLIResult,
     PairView,
     align,
+    card_values,
     classify,
+    hard_rows,
     pair_view,
     score,
 )
@@ -205,13 +210,13 @@ def verdicts(_classifier: Classifier, path: str, pairs: tuple[tuple[str, str], .
     return classify(_classifier, pairs)
 
 
-def show_notes(result: NLIResult, index: int) -> None:
-    """Truncation and vocabulary caveats for the pair on view."""
+def show_notes(result: NLIResult, index: int, cut_notes: bool) -> None:
+    """Vocabulary caveats for the pair on view, and truncation when no verdict says it."""
     for tokens, which in (
         (result.batch.premises[index], "nli.premise"),
         (result.batch.hypotheses[index], "nli.hypothesis"),
     ):
-        if len(tokens) >= MAX_TOKENS:
+        if cut_notes and len(tokens) >= MAX_TOKENS:
             st.info(t("nli.truncated", which=t(which), limit=MAX_TOKENS))
     if result.caveats[index]:
         st.warning(t("nli.caveat"))
@@ -260,8 +265,11 @@ def card_text(card: dict[str, Any], num_layers: int) -> str:
     )
 
 
-def show_verdict(read: Verdicts, index: int, card: dict[str, Any], num_layers: int) -> None:
-    """The three probabilities of the pair on view, the card one click away."""
+def show_verdict(
+    read: Verdicts, index: int, trained: Classifier, who: str, num_layers: int
+) -> None:
+    """The three probabilities of the pair on view, which model gives them and whether they are
+    calibrated, a sentence cut to the model's length, the card one click away."""
     probabilities = read.probabilities[index]
     best = nli.LABELS[int(probabilities.argmax())]
     left, right = st.columns([3, 1], vertical_alignment="center")
@@ -272,8 +280,48 @@ def show_verdict(read: Verdicts, index: int, card: dict[str, Any], num_layers: i
         label = t(nli_data.LABEL_KEYS[best])
         st.metric(t("nli.verdict.metric"), label, share, delta_color="off", delta_arrow="off")
         with st.popover(t("nli.card.open"), icon=":material/info:"):
-            st.markdown(card_text(card, num_layers))
+            st.markdown(card_text(trained.card, num_layers))
             st.caption(t("nli.card.minilm"))
+    notes = [
+        t("nli.verdict.by_session", name=markdown_literal(who))
+        if who
+        else t("nli.verdict.by_shipped"),
+        t("nli.verdict.calibrated", temperature=f"{trained.temperature:.2f}")
+        if trained.temperature
+        else t("nli.verdict.uncalibrated"),
+    ]
+    for tokens, which in (
+        (read.premises[index], "nli.premise"),
+        (read.hypotheses[index], "nli.hypothesis"),
+    ):
+        if len(tokens) >= MAX_TOKENS:
+            notes.append(t("nli.verdict.cut", which=t(which), limit=MAX_TOKENS))
+    st.caption(" ".join(notes))
+
+
+def show_models(trained: Classifier, who: str) -> None:
+    """The shipped model's card beside each model of this session, folded until opened."""
+    models = jobs.session_models()
+    if not models:
+        return
+    box = st.expander(t("nli.cards.heading"), key="nli_cards_open", on_change="rerun")
+    with box:
+        if not box.open:
+            return
+        st.caption(t("nli.cards.intro"))
+        cards = {t("nli.cards.shipped"): shipped_card()}  # {} when it cannot be read
+        for name, (_, card) in models.items():
+            cards[name] = json.loads(card.decode("utf-8"))
+        columns = {name: card_values(card) for name, card in cards.items() if card}
+        for values in columns.values():
+            values["align"] = (
+                t(ALIGN_KEYS[values["align"]]) if values["align"] in ALIGN_KEYS else "–"
+            )
+        frame = pd.DataFrame(
+            {t("nli.cards.setting"): [t(key) for key in CARD_ROWS.values()]}
+            | {name: [values[row] for row in CARD_ROWS] for name, values in columns.items()}
+        )
+        table(frame, t("nli.cards.heading"), key="nli_cards")
 
 
 def _pair_charts(
@@ -428,10 +476,12 @@ def show_learned(card: dict[str, Any]) -> None:
                 baseline=f"{baseline.get('accuracy', float('nan')):.1%}",
             )
         )
+        show_checks(card)
         title = t("nli.learned_confusion")
         plot(
             figures.confusion_figure(test["confusion"], title, catalogue()), "nli_learned_confusion"
         )
+        show_hard(card)
         mistakes = pd.DataFrame(test.get("mistakes", []))
         if not mistakes.empty:
             names = {
@@ -444,6 +494,51 @@ def show_learned(card: dict[str, Any]) -> None:
             mistakes = mistakes.rename(columns=names)
             st.markdown(f"**{t('nli.learned_mistakes')}**")
             table(mistakes, t("nli.learned_mistakes"), key="nli_mistakes")
+
+
+def show_checks(card: dict[str, Any]) -> None:
+    """Calibration, alignment hits and the premise swap, when the card has them."""
+    calibration = card.get("calibration") or {}
+    evaluation = card.get("evaluation") or {}
+    alignment, swap = evaluation.get("alignment"), evaluation.get("premise_swap")
+    if not (calibration.get("ece_test") is not None and alignment and swap):
+        return
+    st.markdown(
+        t(
+            "nli.learned_checks",
+            before=f"{calibration['ece_test']:.3f}",
+            after=f"{calibration['ece_test_calibrated']:.3f}",
+            rate=f"{alignment['rate']:.0%}",
+            marked=alignment["marked"],
+            untrained=f"{alignment['untrained_rate']:.0%}",
+            swapped=f"{swap['entailment_swapped']:.0%}",
+            own=f"{swap['entailment_own']:.0%}",
+        )
+    )
+
+
+def show_hard(card: dict[str, Any]) -> None:
+    """The hard set's accuracy per phenomenon, each with why decomposable attention fails it."""
+    rows = hard_rows(card)
+    hard = (card.get("evaluation") or {}).get("hard") or {}
+    if not rows:
+        return
+    st.markdown(f"**{t('nli.hard_heading')}**")
+    test = (card.get("test") or {}).get("accuracy", float("nan"))
+    st.markdown(
+        t("nli.hard_text", pairs=f"{hard['pairs']:,}", accuracy=f"{hard['accuracy']:.0%}",
+          test=f"{test:.0%}")
+    )  # fmt: skip
+    why = nli_data.TAG_KEYS
+    frame = pd.DataFrame(
+        {
+            t("nli.col.tag"): [tag for tag, _, _ in rows],
+            t("nli.col.accuracy"): [f"{accuracy:.0%}" for _, accuracy, _ in rows],
+            t("nli.col.pairs"): [pairs for _, _, pairs in rows],
+            t("nli.col.why"): [t(why[tag]) if tag in why else "" for tag, _, _ in rows],
+        }
+    )
+    table(frame, t("nli.hard_heading"), key="nli_hard")
 
 
 def choose_classifier() -> None:
@@ -480,9 +575,11 @@ def show() -> None:
     except ValueError as err:
         show_error(err)
         return
-    show_notes(aligned, index)
+    show_notes(aligned, index, cut_notes=read is None)
     if read is not None and trained is not None:
-        show_verdict(read, index, trained.card, model.num_layers)
+        who = path.removeprefix("session:") if path.startswith("session:") else ""
+        show_verdict(read, index, trained, who, model.num_layers)
+        show_models(trained, who)
     else:
         st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
     show_alignments(aligned, read, index, choice)

@@ -74,7 +74,9 @@ def test_nli_long_korean_emoji_and_html_text():
     at = open_page(NLI)
     at.text_area(key=nli_view.PREMISE.key).input("word " * 2000).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert f"first {MAX_TOKENS} word pieces" in texts_of(at)
+    # Said beside the verdict, which reads only the first pieces.
+    captions = " ".join(c.value for c in at.caption)
+    assert f"first {MAX_TOKENS} word pieces: the verdict reads only those" in captions
     at.text_area(key=nli_view.PREMISE.key).input("나는 정말 잠이 필요해 🙂").run()
     assert not at.exception and "mean little" in texts_of(at)
     hostile = "<img src=x onerror=alert(1)>"

@@ -55,6 +55,14 @@ def test_a_small_job_trains_with_progress_and_serves_the_nli_page():
     job = jobs.queue().get(at.session_state[view.JOB])
     assert job.state == "done" and len(job.loss) == 2
     name = f"trained-{job.id[:6]}"
+    # Offered, not swapped in: the NLI page keeps the shipped model until the person chooses.
+    assert jobs.MODEL_CHOICE not in at.session_state or not at.session_state[jobs.MODEL_CHOICE]
+    at.switch_page(NLI).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=jobs.MODEL_CHOICE).value == ""
+    assert name in at.selectbox(key=jobs.MODEL_CHOICE).options[1]
+    at.switch_page(TRAIN).run()
+    at.button(key="train_use").click().run()
     assert at.session_state[jobs.MODEL_CHOICE] == name
     at.switch_page(NLI).run()
     assert not at.exception, [e.value for e in at.exception]
