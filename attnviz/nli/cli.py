@@ -91,6 +91,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--pooled", action="store_true", help="H also reads |u - v| and u * v of mean vectors"
     )
+    parser.add_argument(
+        "--swap-share", type=float, default=0.0,
+        help="add this share of pairs: a hypothesis with another pair's premise, as neutral",
+    )  # fmt: skip
     parser.add_argument("--scale", default="none", help="none, sqrt_d or a temperature")
     parser.add_argument("--hidden", type=int, default=200)
     parser.add_argument("--dropout", type=float, default=0.2)
@@ -126,7 +130,7 @@ def _config(args: argparse.Namespace, premise_blind: bool = False) -> TrainConfi
         source=args.source, layer=args.layer, scale=args.scale, hidden=args.hidden,
         dropout=args.dropout, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
         weight_decay=args.weight_decay, seed=args.seed, premise_blind=premise_blind,
-        align=args.align, pooled=args.pooled,
+        align=args.align, pooled=args.pooled, swap_share=args.swap_share,
     )  # fmt: skip
 
 

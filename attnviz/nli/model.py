@@ -184,8 +184,8 @@ class DecomposableAttentionModel(nn.Module):
     """F, G, H and the output layer over token embeddings of size d; logits of LABELS.
 
     `align` "mlp" is the paper's attend step (F a learned MLP); "cosine" scores by the cosine of
-    the embeddings times a learned sharpness k, and has no F. `pooled` adds the sentences' mean
-    vectors to H's input.
+    the embeddings times a learned sharpness k (from `sharpness`), and has no F. `pooled` adds the
+    sentences' mean vectors to H's input.
     """
 
     def __init__(
@@ -197,6 +197,7 @@ class DecomposableAttentionModel(nn.Module):
         *,
         align: str = "mlp",
         pooled: bool = False,
+        sharpness: float = SHARPNESS_START,
     ):
         super().__init__()
         divisor(scale, hidden)  # a bad scale fails here, not at the first batch
@@ -212,7 +213,7 @@ class DecomposableAttentionModel(nn.Module):
             nn.init.zeros_(last.bias)
             self.f.append(last)
         if align != "mlp":
-            self.log_sharpness = nn.Parameter(torch.tensor(math.log(SHARPNESS_START)))
+            self.log_sharpness = nn.Parameter(torch.tensor(math.log(sharpness)))
         self.g = mlp(2 * d, hidden, dropout)
         self.h = mlp(2 * hidden + (2 * d if pooled else 0), hidden, dropout)
         self.out = nn.Linear(hidden, len(LABELS))

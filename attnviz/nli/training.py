@@ -22,13 +22,23 @@ import torch.nn.functional as F_nn
 from attnviz.errors import InputError
 from attnviz.nli import checkpoint
 from attnviz.nli.data import LABELS
-from attnviz.nli.model import DecomposableAttentionModel, Scale, encoder_fingerprint
+from attnviz.nli.model import (
+    SHARPNESS_START,
+    DecomposableAttentionModel,
+    Scale,
+    encoder_fingerprint,
+)
 from attnviz.nli.store import PairSet, Progress, SentenceStore
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
 
 MISTAKES_KEPT = 40  # test pairs the card lists that the model gets wrong
+SHIPPED_ENCODER_NOTE = (
+    "MiniLM was itself fine-tuned (sentence-transformers, contrastive, each sentence encoded "
+    "alone) on sentence pairs that include SNLI and MultiNLI, so its embeddings already carry "
+    "some of the signal this model learns."
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,7 @@ class TrainConfig:
     # Extra pairs, this share of the training set: a hypothesis with another pair's premise,
     # labelled neutral (a scene it says nothing about), so the premise has to be read.
     swap_share: float = 0.0
+    sharpness: float = SHARPNESS_START  # k of the cosine attend step before training
 
 
 def sides(
@@ -167,8 +178,9 @@ def with_swaps(pairs: PairSet, share: float, seed: int) -> PairSet:
 def model_for(config: TrainConfig, d: int) -> DecomposableAttentionModel:
     """A fresh model of the config's shape over embeddings of size d."""
     return DecomposableAttentionModel(
-        d, config.hidden, config.dropout, config.scale, align=config.align, pooled=config.pooled
-    )
+        d, config.hidden, config.dropout, config.scale, align=config.align, pooled=config.pooled,
+        sharpness=config.sharpness,
+    )  # fmt: skip
 
 
 def train(
@@ -278,12 +290,10 @@ def card(
         "format": checkpoint.FORMAT,
         "labels": list(LABELS),
         "encoder": {
-            "name": "all-MiniLM-L6-v2",
+            "name": encoder.name,
             "fingerprint": encoder_fingerprint(encoder),
             "hidden_size": encoder.hidden_size,
-            "note": "MiniLM was itself fine-tuned (sentence-transformers, contrastive, each "
-            "sentence encoded alone) on sentence pairs that include SNLI and MultiNLI, so its "
-            "embeddings already carry some of the signal this model learns.",
+            **({"note": SHIPPED_ENCODER_NOTE} if encoder.shipped else {}),
         },
         "embedding": {
             "source": config.source,

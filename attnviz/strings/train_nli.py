@@ -37,6 +37,11 @@ EN: dict[str, str] = {
     "train_nli.source.contextual": "MiniLM contextual, one layer (MiniLM runs once per sentence)",
     "train_nli.layer": "MiniLM layer whose output F, G and H read (numbered as on the model page)",
     "train_nli.scale": "Scale of e",
+    "train_nli.align": "Attend step",
+    "train_nli.entropy": (
+        "Row entropy of this alignment after each epoch (lower is sharper; {uniform} would be "
+        "uniform): {entropies}."
+    ),
     "train_nli.hidden": "Hidden size of F, G and H",
     "train_nli.epochs": "Epochs",
     "train_nli.pairs": "Training pairs to use (at most)",
@@ -115,6 +120,10 @@ KO: dict[str, str] = {
     "train_nli.source.contextual": "MiniLM 문맥 임베딩, 한 층(문장마다 MiniLM을 한 번 실행)",
     "train_nli.layer": "F, G, H가 읽는 MiniLM 층의 출력(모델 페이지와 같은 번호)",
     "train_nli.scale": "e의 스케일",
+    "train_nli.align": "attend 단계",
+    "train_nli.entropy": (
+        "에폭마다 이 정렬의 행 엔트로피(낮을수록 날카로움, 균등하면 {uniform}): {entropies}."
+    ),
     "train_nli.hidden": "F, G, H의 은닉 크기",
     "train_nli.epochs": "에폭",
     "train_nli.pairs": "사용할 학습 쌍(최대)",

@@ -360,7 +360,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "scale": "temperature", "T": "2.5",
     },
     TRAIN: {
-        "data": "upload", "source": "contextual", "output": "4", "scale": "sqrt_d",
+        "data": "upload", "source": "contextual", "output": "4", "align": "mlp", "scale": "sqrt_d",
         "hidden": "50", "epochs": "3", "pairs": "500", "watch": "4",
     },
     ACROSS: {

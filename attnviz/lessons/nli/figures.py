@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from attnviz.figures.fit import fitted_ticks
+from attnviz.figures.fit import colorbar_ticks, fitted_ticks
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
@@ -64,7 +64,23 @@ ROW_PX = 22  # a row's height, until there are more than ROWS_PX / ROW_PX of the
 ROWS_PX = 420  # the height the G rows share at most (128-token sentences: 1.6 px a row)
 PANEL_GAP = 44  # between panels: the next panel's title
 AGGREGATE_ROW_PX = 36
+MIN_PANEL_PX = 120  # a G panel's least height: a short hypothesis beside a long premise
 COMPARE_TOP, COMPARE_BOTTOM = 86, 58  # the title and the first panel's; the dimension axis
+
+
+def panel_heights(premise_rows: int, hypothesis_rows: int) -> list[float]:
+    """The px of the premise's G panel, the hypothesis's and v's. The G rows share ROWS_PX at
+    most (ROW_PX a row while they fit), but neither G panel gets less than MIN_PANEL_PX (or its
+    rows at ROW_PX, if fewer): a 4-token hypothesis beside a 128-token premise keeps readable
+    rows. v's two rows are never thinner than AGGREGATE_ROW_PX: its colour bar needs the length."""
+    shared = ROWS_PX / (premise_rows + hypothesis_rows)
+
+    def panel(rows: int, share: float) -> float:
+        return min(rows * ROW_PX, max(MIN_PANEL_PX, share))
+
+    hypothesis = panel(hypothesis_rows, hypothesis_rows * shared)
+    premise = panel(premise_rows, ROWS_PX - hypothesis)
+    return [premise, hypothesis, 2 * max(min(ROW_PX, shared), AGGREGATE_ROW_PX)]
 
 
 def compare_figure(
@@ -85,9 +101,7 @@ def compare_figure(
     row_names = [text("nli.premise_tokens"), text("nli.hypothesis_tokens"), ""]
     dims = [str(i) for i in range(matrices[0].shape[1])]
     rows = [len(names) for names in labels]
-    row_px = min(ROW_PX, ROWS_PX / (rows[0] + rows[1]))
-    # v's two rows are never thinner than AGGREGATE_ROW_PX: its colour bar needs the length.
-    heights = [rows[0] * row_px, rows[1] * row_px, 2 * max(row_px, AGGREGATE_ROW_PX)]
+    heights = panel_heights(rows[0], rows[1])
     plot_px = sum(heights) + PANEL_GAP * (len(rows) - 1)
     # Each panel's share of the plot height, top down, the gaps between them left empty.
     domains, y = [], plot_px
@@ -128,7 +142,9 @@ def compare_figure(
             low = domains[1][0] if panel == 0 else domains[2][0]
             high = domains[panel][1]
             settings, width = colorbar(0.0, top or 1.0)
-            trace.colorbar = settings | {"y": low, "yanchor": "bottom", "len": high - low}
+            ticks = colorbar_ticks((high - low) * plot_px)  # as many labels as its length holds
+            trace.colorbar = settings | {"y": low, "yanchor": "bottom", "len": high - low,
+                                         "nticks": ticks}  # fmt: skip
             right = max(right, width)
         traces.append(trace)
         layout[f"yaxis{'' if panel == 0 else panel + 1}"] = {

@@ -3,6 +3,7 @@ job trains on (no streamlit, no plotly; torch is not needed here)."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,3 +76,12 @@ def sample(rows: list[Row], limit: int) -> list[Row]:
         return rows
     chosen = sorted(random.Random(SEED).sample(range(len(rows)), limit))
     return [rows[i] for i in chosen]
+
+
+def row_entropy(weights: list[list[float]]) -> float:
+    """The mean entropy (nats) of an alignment's rows: log(columns) when every row is uniform,
+    0 when each row puts all its weight on one token."""
+    rows = [[w for w in row if w > 0] for row in weights]
+    if not rows:
+        return float("nan")
+    return -sum(sum(w * math.log(w) for w in row) for row in rows) / len(rows)

@@ -6,9 +6,11 @@ again."""
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attnviz.app import cache, controls, jobs, layers, links, loading
 from attnviz.app.feedback import markdown_literal, show_error
@@ -18,13 +20,14 @@ from attnviz.app.state import init_state
 from attnviz.errors import InputError
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.train_nli import figures
-from attnviz.lessons.train_nli.compute import Prepared, sample, shipped, uploaded
+from attnviz.lessons.train_nli.compute import Prepared, row_entropy, sample, shipped, uploaded
 from attnviz.nli import jobs as nli_jobs
 from attnviz.nli.data import LABELS
 
 DATA = {"shipped": "train_nli.data.shipped", "upload": "train_nli.data.upload"}
 SOURCES = {"static": "train_nli.source.static", "contextual": "train_nli.source.contextual"}
 SCALES = {"none": "nli.scale.none", "sqrt_d": "nli.scale.sqrt_d"}
+ALIGNS = {"cosine": "nli.align.cosine", "mlp": "nli.align.mlp"}
 MINILM_LAYERS = 6
 DATA_CHOICE = controls.choice_control("data", "train_data", "shipped", tuple(DATA))
 SOURCE = controls.choice_control("source", "train_source", "static", tuple(SOURCES))
@@ -32,12 +35,13 @@ SOURCE = controls.choice_control("source", "train_source", "static", tuple(SOURC
 # numbers layers (`app.layers`): the default 3 is layer 2's output.
 LAYER = layers.hidden_state_control("train_layer", 3)
 SCALE = controls.choice_control("scale", "train_scale", "none", tuple(SCALES))
+ALIGN = controls.choice_control("align", "train_align", "cosine", tuple(ALIGNS))
 HIDDEN = controls.int_control("hidden", "train_hidden", 100, 8, nli_jobs.MAX_HIDDEN)
 EPOCHS = controls.int_control("epochs", "train_epochs", 5, 1, nli_jobs.MAX_EPOCHS)
 PAIRS = controls.int_control("pairs", "train_pairs", 2000, 20, nli_jobs.MAX_PAIRS)
 WATCH = controls.int_control("watch", "train_watch", 0, 0, nli_jobs.MAX_DEV_PAIRS - 1)
 LINK: tuple[controls.Control, ...] = (
-    DATA_CHOICE, SOURCE, LAYER, SCALE, HIDDEN, EPOCHS, PAIRS, WATCH,
+    DATA_CHOICE, SOURCE, LAYER, ALIGN, SCALE, HIDDEN, EPOCHS, PAIRS, WATCH,
 )  # fmt: skip
 UPLOAD = "train_upload"
 JOB = "train_job"  # this session's job id
@@ -97,19 +101,14 @@ def _pair_text(row: nli_jobs.Row, width: int = 50) -> str:
     return f"{row[0][:width]} ||| {row[1][:width]} ({LABELS[row[2]]})"
 
 
-def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
-    """The job the settings describe, and how many training pairs it uses."""
-    with loading.lock():
-        from attnviz.nli.training import TrainConfig
-
-    st.subheader(t("train_nli.settings"))
-    left, right = st.columns(2)
-    source = controls.select(SOURCE, t("train_nli.source"), lambda s: t(SOURCES[s]), where=left)
+def embedding_settings(where: DeltaGenerator) -> tuple[str, int | None, str, str]:
+    """The embeddings (a layer for the contextual ones) and the attend step (a scale for F's)."""
+    source = controls.select(SOURCE, t("train_nli.source"), lambda s: t(SOURCES[s]), where=where)
     layer = None
     if source == "contextual":
         init_state(LAYER.key, LAYER.default)
         layer = int(
-            left.select_slider(
+            where.select_slider(
                 t("train_nli.layer"),
                 range(MINILM_LAYERS + 1),
                 format_func=lambda k: layers.output_label(k, MINILM_LAYERS),
@@ -117,7 +116,21 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
                 persist_state="session",
             )
         )
-    scale = controls.select(SCALE, t("train_nli.scale"), lambda s: t(SCALES[s]), where=left)
+    align = controls.select(ALIGN, t("train_nli.align"), lambda a: t(ALIGNS[a]), where=where)
+    scale = "none"
+    if align == "mlp":  # the cosine step has its own learned sharpness, no scale to choose
+        scale = controls.select(SCALE, t("train_nli.scale"), lambda s: t(SCALES[s]), where=where)
+    return str(source), layer, str(align), str(scale)
+
+
+def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
+    """The job the settings describe, and how many training pairs it uses."""
+    with loading.lock():
+        from attnviz.nli.training import TrainConfig
+
+    st.subheader(t("train_nli.settings"))
+    left, right = st.columns(2)
+    source, layer, align, scale = embedding_settings(left)
     hidden = int(controls.number(HIDDEN, t("train_nli.hidden"), where=right))
     epochs = int(controls.slider(EPOCHS, t("train_nli.epochs"), where=right))
     limit = nli_jobs.MAX_CONTEXTUAL_PAIRS if source == "contextual" else nli_jobs.MAX_PAIRS
@@ -150,12 +163,13 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
         )
     )
     config = TrainConfig(
-        source=str(source),
+        source=source,
         layer=layer,
-        scale=str(scale),
+        scale=scale,
         hidden=hidden,
         epochs=epochs,
         batch_size=32,
+        align=align,
     )
     train = sample(list(prepared.train), pairs)
     spec = nli_jobs.JobSpec(train, dev, config, int(watch or 0), prepared.data)
@@ -219,6 +233,9 @@ def show_learning(job: nli_jobs.Job) -> None:
     tokens_a, tokens_b = job.tokens
     figure = figures.alignment_figure(job.alignments[epoch - 1], tokens_b, tokens_a, epoch, text)
     plot(figure, "train_alignment")
+    entropies = ", ".join(f"{row_entropy(weights):.2f}" for weights in job.alignments)
+    uniform = math.log(max(len(tokens_a), 1))
+    st.caption(t("train_nli.entropy", entropies=entropies, uniform=f"{uniform:.2f}"))
 
 
 def show_result(job: nli_jobs.Job) -> None:

@@ -71,3 +71,23 @@ def test_compare_figure_thins_token_labels_where_rows_are_thin():
         domain, shown = layout[axis]["domain"], len(layout[axis]["ticktext"])
         assert shown * 18 <= (domain[1] - domain[0]) * plot_px + 18, (axis, shown)
     assert layout["yaxis"]["ticktext"][0] == "p0"
+
+
+def test_a_short_hypothesis_beside_a_long_premise_keeps_readable_rows():
+    """A 5,000-character premise (128 pieces) beside a 4-token hypothesis: the hypothesis panel
+    keeps rows of ROW_PX, and each colour bar has only the tick labels its length holds."""
+    from attnviz.figures.fit import LINE_PITCH
+    from attnviz.lessons.nli.figures import ROW_PX, compare_figure
+
+    gen = torch.Generator().manual_seed(0)
+    premise = [f"w{i}" for i in range(128)]
+    fig = compare_figure(
+        torch.rand(128, 6, generator=gen), torch.rand(4, 6, generator=gen),
+        torch.rand(2, 6, generator=gen) * 50, premise, ["i", "am", "tired", "."], catalogue(),
+    )  # fmt: skip
+    plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    low, high = fig.layout.yaxis2.domain
+    assert (high - low) * plot_px >= 4 * ROW_PX - 1  # the hypothesis's 4 rows, 22 px each
+    for trace in (t for t in fig.data if t.showscale):
+        length_px = trace.colorbar.len * plot_px
+        assert trace.colorbar.nticks <= max(2, length_px // (2 * LINE_PITCH))

@@ -135,6 +135,22 @@ def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
     np.testing.assert_allclose(z_of(at, "nli_trained_e"), read.alignment.e[0].T, rtol=1e-4)
 
 
+def test_the_textbooks_pair_is_entailment_with_tired_aligned_to_sleep(trained):
+    """Murphy's PML1 example, the page's default: the shipped model says entailment, calibrated,
+    and in its trained panel "tired" puts most of its weight on "sleep"."""
+    at = open_page(NLI)
+    verdict = next(m for m in at.metric if m.label == "Verdict")
+    assert verdict.value == "entailment"
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert "The verdict of the shipped model" in captions
+    assert f"calibrated on dev (temperature {trained.temperature:.2f})" in captions
+    weights = z_of(at, "nli_trained_weights")  # hypothesis rows, premise columns
+    figure = chart(at, "nli_trained_weights")
+    rows, cols = figure["layout"]["yaxis"]["ticktext"], figure["layout"]["xaxis"]["ticktext"]
+    tired = list(rows).index("tired")
+    assert cols[int(np.argmax(weights[tired]))] == "sleep" and weights[tired].max() > 0.5
+
+
 def test_nli_verdict_follows_the_hypothesis(trained):
     at = open_page(NLI)
     for hypothesis in ("A man is sleeping.", "Nobody is tired at all today."):
