@@ -720,7 +720,8 @@ def test_nli_page_reads_hard_sentences(premise: str, caveat: bool, cut: bool) ->
     assert at.text_area(key=nli_view.PREMISE.key).value == premise
     assert at.get("plotly_chart")
     assert any("vocabulary is English" in w.value for w in at.warning) is caveat
-    assert any("was cut to its first 128" in i.value for i in at.info) is cut
+    # Said beside the verdict: the model reads only the first pieces.
+    assert any("was cut to the model's first 128" in c.value for c in at.caption) is cut
 
 
 @pytest.mark.parametrize("hypothesis", ["\u200b\u200c", "   ", "\u0301"])

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from attnviz import nli
 from attnviz.encoder import tokens_caveat
+from attnviz.nli import alignment as nli
 from attnviz.nli.checkpoint import confusion
 from attnviz.nli.model import Scale
 

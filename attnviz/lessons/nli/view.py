@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from attnviz import nli, parsing
+from attnviz import parsing
 from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
 from attnviz.app.model import classifier, encoder, shipped_card
@@ -36,6 +36,7 @@ from attnviz.lessons.nli.compute import (
     pair_view,
     score,
 )
+from attnviz.nli import alignment as nli
 from attnviz.nli import data as nli_data
 from attnviz.nli.model import Classifier, Verdicts
 

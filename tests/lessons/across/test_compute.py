@@ -88,7 +88,8 @@ def test_verdict_is_the_classifiers_logit_of_its_predicted_label(encoder, traine
     sizes = [len(r.tokens) for r in readings]
     with torch.no_grad():
         logits = compute.verdict_forward(trained, sizes)(x)
-    torch.testing.assert_close(torch.softmax(logits, dim=-1), probabilities, atol=1e-5, rtol=1e-4)
+    # The logits are the model's own (uncalibrated); predict divides them by the card's T.
+    torch.testing.assert_close(trained.probabilities(logits), probabilities, atol=1e-5, rtol=1e-4)
     assert result.value == pytest.approx(float(logits[result.label]), abs=1e-5)
     assert result.rollout is None  # the classifier's attention is the cross-alignment
     change = result.value - result.baseline_value
