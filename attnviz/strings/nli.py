@@ -17,7 +17,9 @@ EN: dict[str, str] = {
         "token to the other sentence, **compare** sets each token beside its soft alignment, "
         "**aggregate** sums the comparisons. Each sentence is embedded on its own by MiniLM, "
         "without [CLS] and [SEP]. The verdict comes from a model attnviz trained on its own "
-        "labelled pairs (entailment, neutral, contradiction)."
+        "labelled pairs (entailment, neutral, contradiction); its attend step scores by a "
+        "sharpened cosine, e_ij = k cos(a_i, b_j), since a learned F piled every row onto one "
+        "token."
     ),
     "nli.mode": "Pairs",
     "nli.mode.single": "One pair",
@@ -238,7 +240,8 @@ KO: dict[str, str] = {
         "**비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히 놓고, **집계** (aggregate) "
         "단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 "
         "임베딩합니다. 판정은 attnviz가 직접 만든 레이블 쌍(함의, 중립, 모순)으로 학습한 모델이 "
-        "내립니다."
+        "내립니다. 이 모델의 정렬 단계는 날카롭게 만든 코사인 e_ij = k cos(a_i, b_j)로 점수를 "
+        "매깁니다. 학습한 F는 모든 행을 한 토큰에 몰아 버렸기 때문입니다."
     ),
     "nli.mode": "문장 쌍",
     "nli.mode.single": "한 쌍",

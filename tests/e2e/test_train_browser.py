@@ -50,6 +50,9 @@ def test_a_small_job_trains_and_the_nli_page_uses_it(app_url, page, tmp_path):
         with page.expect_download(timeout=60_000) as download:
             page.get_by_role("button", name=label).click()
         files[label] = download.value.path().read_bytes()
+    # Offered, not swapped in: the person chooses it for the NLI page.
+    page.get_by_role("button", name="Use this model on the NLI page (this session)").click()
+    page.get_by_text("The NLI page now uses the model trained here.").wait_for(timeout=60_000)
     page.get_by_role("link", name="Open the NLI page").click()
     wait_for_charts(page, 7)
     wait_until(page, f"() => ({VERDICT_BARS})() !== null", timeout=60_000)
