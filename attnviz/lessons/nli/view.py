@@ -300,7 +300,7 @@ def show_verdict(
     st.caption(" ".join(notes))
 
 
-def show_models(trained: Classifier, who: str) -> None:
+def show_models() -> None:
     """The shipped model's card beside each model of this session, folded until opened."""
     models = jobs.session_models()
     if not models:
@@ -580,7 +580,7 @@ def show() -> None:
     if read is not None and trained is not None:
         who = path.removeprefix("session:") if path.startswith("session:") else ""
         show_verdict(read, index, trained, who, model.num_layers)
-        show_models(trained, who)
+        show_models()
     else:
         st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
     show_alignments(aligned, read, index, choice)
