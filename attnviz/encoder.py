@@ -36,6 +36,8 @@ import torch
 
 from attnviz.attention import attend
 from attnviz.errors import InputError
+from attnviz.transformer import lazy as lazy_reading
+from attnviz.transformer.lazy import LazyAttention
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
@@ -77,7 +79,7 @@ class Encoded:
     texts: tuple[str, ...]  # the sentences as given (1 or 2)
     truncated: tuple[bool, ...]  # per sentence: was it cut
     hidden_states: torch.Tensor  # (L + 1, T, d) embedding output, then each layer's output
-    attentions: torch.Tensor  # (L, H, T, T) float32, rows sum to 1 (causal for a decoder)
+    attentions: torch.Tensor | None  # (L, H, T, T) float32, rows sum to 1; None when lazy
     input_embeddings: torch.Tensor  # (T, d) static word-embedding rows, no position / type / norm
     kind: str = "encoder"  # encoder, decoder or encoder-decoder (attnviz.models.KINDS)
     decoder_tokens: list[str] | None = None  # the target: start token, typed or generated pieces
@@ -89,6 +91,20 @@ class Encoded:
     next_tokens: list[list[str]] | None = None  # (T, K) those tokens as pieces
     # The model's inputs, to run it again (attnviz.neurons captures q and k that way).
     inputs: dict[str, torch.Tensor] = field(default_factory=dict)
+    lazy: LazyAttention | None = None  # a long reading's q, k, v (attentions is then None)
+
+    def head_attention(self, layer: int, head: int) -> torch.Tensor:
+        """(T, T) float32 weights of one head: computed from the kept vectors of a lazy reading,
+        a slice of `attentions` otherwise."""
+        if self.lazy is not None:
+            return self.lazy.head(layer, head)
+        return self.every_attention()[layer, head]
+
+    def every_attention(self) -> torch.Tensor:
+        """(L, H, T, T) `attentions`; ValueError for a lazy reading, which keeps none."""
+        if self.attentions is None:
+            raise ValueError("a lazy reading keeps no attentions: use head_attention")
+        return self.attentions
 
 
 @dataclass(frozen=True)
@@ -114,9 +130,10 @@ class _Row:
     offsets: list[tuple[int, int]]
 
 
-def _positions(config: Any, tokenizer: Any) -> int:
-    """How many tokens the model reads at most (its position table, its tokenizer's limit)."""
-    limits = [MAX_TOTAL_TOKENS]
+def _positions(config: Any, tokenizer: Any, cap: int = MAX_TOTAL_TOKENS) -> int:
+    """How many tokens the model reads at most (its position table, its tokenizer's limit),
+    and at most `cap`."""
+    limits = [cap]
     positions = getattr(config, "max_position_embeddings", None)
     if isinstance(positions, int) and positions > 0:
         if config.model_type in _OFFSET_POSITIONS:  # positions start after the padding index
@@ -190,6 +207,9 @@ class Encoder:
         self.num_heads: int = int(config.num_attention_heads)
         self.hidden_size: int = int(config.hidden_size)
         self.max_length: int = _positions(config, self.tokenizer)  # tokens in all, specials too
+        # A lazy reading's cap (attnviz.transformer.lazy): the model's positions, at most 4,096.
+        self.max_lazy_length: int = _positions(config, self.tokenizer, lazy_reading.MAX_LAZY_TOKENS)
+        self._lazy_checked: float | None = None  # the probe's gap, once measured
         # A private copy of the Rust tokenizer, never reconfigured after this: the library's
         # own call sets truncation on its object per call, and two Streamlit sessions
         # tokenizing at once through one Encoder could otherwise collide ("Already borrowed").
@@ -220,6 +240,7 @@ class Encoder:
         target: str | None = None,
         max_new_tokens: int = MAX_GENERATED,
         next_tokens: bool = True,
+        lazy: bool = False,
     ) -> Encoded:
         """One sentence, or a pair read together as the tokenizer pairs them ([CLS] A [SEP] B
         [SEP] for BERT).
@@ -230,8 +251,15 @@ class Encoder:
         what its decoder reads, or, when `target` is None, what it generates greedily (up to
         `max_new_tokens` pieces). A decoder's top next tokens are left out with `next_tokens`
         False (their top-k over the vocabulary costs about a third of a tiny model's forward).
+
+        `lazy`: up to `max_lazy_length` tokens (the model's positions, at most 4,096, and at most
+        `max_length`), read in one pass that keeps each layer's q, k and v instead of the
+        weights (attnviz.transformer.lazy): `attentions` is None, `head_attention` computes one
+        head. InputError for a family whose attention lazy reading cannot reproduce.
         """
         texts = [text_a] if text_b is None else [text_a, text_b]
+        if lazy:
+            return self._encode_lazy(texts, max_length)
         pieces = self.pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
@@ -300,10 +328,16 @@ class Encoder:
         return results
 
     def pieces(
-        self, texts: list[str], names: list[str], max_length: int | None = None
+        self,
+        texts: list[str],
+        names: list[str],
+        max_length: int | None = None,
+        *,
+        cap: int | None = None,
     ) -> list[Pieces]:
         """Each sentence's pieces: cut to MAX_TOKENS each (max_length None), or together to
-        `max_length` tokens with the specials, the longer sentence first."""
+        `max_length` tokens with the specials (at most `cap`, the model's `max_length` by
+        default), the longer sentence first."""
         for text, name in zip(texts, names, strict=True):
             if not isinstance(text, str):
                 raise TypeError(f"{name} must be a string, got {type(text).__name__}")
@@ -321,7 +355,8 @@ class Encoder:
         else:
             specials = self._backend.num_special_tokens_to_add(len(texts) == 2)
             keep = _longest_first(
-                lengths, max(len(texts), min(max_length, self.max_length) - specials)
+                lengths,
+                max(len(texts), min(max_length, cap or self.max_length) - specials),
             )
         result = []
         for encoding, n, k in zip(encodings, lengths, keep, strict=True):
@@ -347,6 +382,82 @@ class Encoder:
         ]
         return _Row(list(encoding.ids), list(encoding.type_ids), segments, special, offsets)
 
+    def lazy_supported(self) -> bool:
+        """Whether a lazy reading reproduces this model's attention: measured once on a short
+        probe against the eager weights (a decoder-only or encoder family, to CHECK_ATOL)."""
+        if self.kind == "encoder-decoder":
+            return False
+        if self._lazy_checked is None:
+            eager = self.encode(lazy_reading.PROBE)
+            try:
+                reading, _, last = self._read_lazy(eager.inputs)
+            except InputError:
+                self._lazy_checked = float("inf")
+            else:
+                gap = lazy_reading.check(eager.every_attention(), reading)
+                if last is not None and eager.next_token_probs is not None:
+                    # The next tokens come from the final hidden rows through the output
+                    # embedding: a family that scales or caps its logits fails here.
+                    top = self._top_next(last)["next_token_probs"]
+                    gap = max(gap, float((top - eager.next_token_probs).abs().max()))
+                self._lazy_checked = gap
+        return self._lazy_checked <= lazy_reading.CHECK_ATOL
+
+    def _read_lazy(
+        self, inputs: dict[str, torch.Tensor]
+    ) -> tuple[lazy_reading.LazyAttention, torch.Tensor, torch.Tensor | None]:
+        """The lazy forward: every layer's vectors, (L + 1, T, d) hidden states and a decoder's
+        (T, d) last hidden state's rows (the logits are formed only for the top next tokens)."""
+        from attnviz import neurons
+
+        neurons.install(self.model)
+        with lazy_reading.capture() as sink, torch.inference_mode():
+            if self.kind == "decoder":
+                base = self.model.get_decoder() if hasattr(self.model, "get_decoder") else None
+                out = (base or self.model)(**inputs, output_hidden_states=True)
+            else:
+                out = self.model(**inputs, output_hidden_states=True)
+        reading = lazy_reading.kept(sink, self.num_layers)
+        if reading is None:
+            raise InputError("model_no_lazy", model_type=self.model_type)
+        hidden = torch.stack(out.hidden_states)[:, 0]  # (L + 1, T, d)
+        last = out.last_hidden_state[0] if self.kind == "decoder" else None
+        return reading, hidden, last
+
+    def _encode_lazy(self, texts: list[str], max_length: int | None) -> Encoded:
+        if not self.lazy_supported():
+            raise InputError("model_no_lazy", model_type=self.model_type)
+        cap = self.max_lazy_length if max_length is None else min(max_length, self.max_lazy_length)
+        names = list(_SENTENCE_NAMES[: len(texts)])
+        pieces = self.pieces(texts, names, cap, cap=self.max_lazy_length)
+        row = self._assemble(pieces)
+        input_ids = torch.tensor([row.ids])  # (1, T)
+        inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
+        if self._token_types:
+            inputs["token_type_ids"] = torch.tensor([row.type_ids])
+        reading, hidden, last = self._read_lazy(inputs)
+        with torch.inference_mode():
+            embedded = self.model.get_input_embeddings()(input_ids)[0]  # (T, d)
+            extra = self._top_next(last) if last is not None else {}
+        return self._encoded(
+            tuple(texts), pieces, row, hidden, None, embedded, inputs=inputs, lazy=reading, **extra
+        )
+
+    def _top_next(self, last: torch.Tensor) -> dict[str, Any]:
+        """The top next tokens from (T, d) final hidden rows, TILE rows of logits at a time
+        (4,096 rows of a 49,152-piece vocabulary would be 0.8 GB at once)."""
+        head = self.model.get_output_embeddings()
+        tops = [
+            _top_rows(head(last[start : start + lazy_reading.TILE]).float())
+            for start in range(0, last.shape[0], lazy_reading.TILE)
+        ]
+        return self._named(torch.cat([i for i, _ in tops]), torch.cat([p for _, p in tops]))
+
+    def _named(self, indices: torch.Tensor, probs: torch.Tensor) -> dict[str, Any]:
+        vocab = self._pieces_by_id()
+        names = [[vocab[i] for i in row] for row in indices.tolist()]
+        return {"next_token_ids": indices, "next_token_probs": probs, "next_tokens": names}
+
     def _forward(
         self, inputs: dict[str, torch.Tensor]
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
@@ -368,12 +479,7 @@ class Encoder:
         """A decoder's top NEXT_TOKENS next tokens after each position, from (1, T, V) logits."""
         if logits is None:
             return {}
-        top = logits[0].topk(min(NEXT_TOKENS, logits.shape[-1]), dim=-1)  # (T, K) each
-        # The softmax of only the kept logits: exp(logit - logsumexp), the same numbers.
-        probs = (top.values - logits[0].logsumexp(dim=-1, keepdim=True)).exp()  # (T, K)
-        vocab = self._pieces_by_id()
-        names = [[vocab[i] for i in row] for row in top.indices.tolist()]
-        return {"next_token_ids": top.indices, "next_token_probs": probs, "next_tokens": names}
+        return self._named(*_top_rows(logits[0]))
 
     def _pieces_by_id(self) -> list[str]:
         """Every id's piece, looked up once (the tokenizer's own lookup costs more per id)."""
@@ -440,7 +546,7 @@ class Encoder:
         pieces: list[Pieces],
         row: _Row,
         hidden: torch.Tensor,
-        attn: torch.Tensor,
+        attn: torch.Tensor | None,
         embedded: torch.Tensor,
         **extra: Any,
     ) -> Encoded:
@@ -457,6 +563,13 @@ class Encoder:
             kind=self.kind,
             **extra,
         )
+
+
+def _top_rows(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(T, K) ids and probabilities of the NEXT_TOKENS most probable tokens of (T, V) logits."""
+    top = logits.topk(min(NEXT_TOKENS, logits.shape[-1]), dim=-1)  # (T, K) each
+    # The softmax of only the kept logits: exp(logit - logsumexp), the same numbers.
+    return top.indices, (top.values - logits.logsumexp(dim=-1, keepdim=True)).exp()
 
 
 def _longest_first(lengths: list[int], budget: int) -> list[int]:
@@ -700,7 +813,7 @@ def attention_view(
     row_segment, col_segment = _BLOCKS[block]
     if max(row_segment or 0, col_segment or 0) >= len(encoded.texts):
         raise ValueError(f"block {block} needs a pair of sentences")
-    attn = encoded.attentions  # (L, H, T, T)
+    attn = encoded.every_attention()  # (L, H, T, T)
     labels, segments, special = encoded.tokens, encoded.segments, encoded.special
     if merge_words:
         groups = word_groups(encoded)

@@ -9,9 +9,10 @@ vectors the model itself multiplied.
 The vectors are captured, not recomputed: transformers' families call their module's
 `eager_attention_forward(module, query, key, value, mask, scaling=..., ...)` with q and k as the
 model uses them, after rotary position embeddings (Llama, Qwen, GPT-NeoX), per-head norms
-(Qwen3), and with grouped-query attention's fewer key heads. `capture` wraps that function once
+(Qwen3), and with grouped-query attention's fewer key heads. `install` wraps that function once
 per modeling module and records only while a capture runs in the calling thread (a context
-variable), so other callers and other sessions see the library unchanged. A family that scores
+variable), so other callers and other sessions see the library unchanged. The same wrapper runs
+a long reading's fused attention inside `attnviz.transformer.lazy.capture()`. A family that scores
 otherwise (DeBERTa's disentangled terms, which has no such function) records nothing and is
 refused with the reason; so is any head whose terms do not reproduce the model's weights.
 
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.transformer import lazy
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoded, Encoder
@@ -104,7 +106,7 @@ class NeuronTerms:
     model_weights: torch.Tensor  # (S,) the model's own
 
 
-def _install(model: Any) -> None:
+def install(model: Any) -> None:
     """Wrap `eager_attention_forward` in every modeling module `model` uses (once each)."""
     modules = {type(m).__module__ for m in model.modules()}
     with _PATCH_LOCK:
@@ -126,6 +128,8 @@ def _recording(original: Any) -> Any:
         *args: Any,
         **kwargs: Any,
     ) -> Any:
+        if lazy.active():  # a long reading: fused attention, q, k and v kept (transformer.lazy)
+            return lazy.forward(query, key, value, attention_mask, _scaling(args, kwargs))
         out = original(module, query, key, value, attention_mask, *args, **kwargs)
         calls = _RECORDER.get()
         if calls is not None:
@@ -136,7 +140,7 @@ def _recording(original: Any) -> Any:
                     key.detach(),
                     value.detach(),
                     None if attention_mask is None else attention_mask.detach(),
-                    kwargs.get("scaling", args[0] if args else None),
+                    _scaling(args, kwargs),
                     kwargs.get("position_bias"),
                     out[1].detach(),
                 )
@@ -145,6 +149,12 @@ def _recording(original: Any) -> Any:
 
     eager_attention_forward.__wrapped__ = original  # type: ignore[attr-defined]
     return eager_attention_forward
+
+
+def _scaling(args: tuple[Any, ...], kwargs: dict[str, Any]) -> float | None:
+    """The scale an eager attention call was given (its sixth argument, or by name)."""
+    scaling = kwargs.get("scaling", args[0] if args else None)
+    return None if scaling is None else float(scaling)
 
 
 @contextmanager
@@ -181,7 +191,7 @@ def head_vectors(
         raise ValueError(f"a {encoded.kind} has no {stack} attention")
     if not encoded.inputs:
         raise ValueError("this Encoded keeps no model inputs to run again")
-    _install(encoder.model)
+    install(encoder.model)
     names = {id(m): n for n, m in encoder.model.named_modules()}
     with capture() as calls, torch.inference_mode():
         encoder.model(**encoded.inputs)

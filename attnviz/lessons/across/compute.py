@@ -49,7 +49,7 @@ BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept
 
 def head_statistics(encoded: Encoded) -> dict[str, torch.Tensor]:
     """Every statistic of STATISTICS, (L, H) each, for one reading of the model."""
-    attn = encoded.attentions  # (L, H, T, T)
+    attn = encoded.every_attention()  # (L, H, T, T)
     sinks = head_stats.special_positions(encoded.tokens, encoded.special)
     found = {
         "entropy": head_stats.entropy(attn),
@@ -181,7 +181,8 @@ def token_saliency(
     rollout = None
     if target == "similarity":
         forward = similarity_forward(encoder, sizes)
-        rollout = torch.cat([attention_rollout(r.attentions)[-1, 0] for r in readings])  # (T,)
+        rollouts = [attention_rollout(r.every_attention())[-1, 0] for r in readings]
+        rollout = torch.cat(rollouts)  # (T,)
     else:
         if classifier is None:
             raise ValueError("the verdict needs a trained NLI classifier")

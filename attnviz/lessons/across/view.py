@@ -191,7 +191,7 @@ def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) 
             token_matrix(rollout[layer], tokens, t("across.rollout.title", layer=layer), text),
             key="across_rollout",
         )
-    raw = encoded.attentions[layer].mean(dim=0)[row]  # (T,) the layer's heads averaged
+    raw = encoded.every_attention()[layer].mean(dim=0)[row]  # (T,) the layer's heads averaged
     with right:
         plot(
             token_bars(
@@ -219,7 +219,7 @@ def show_flow(encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, 
     if len(tokens) > MAX_FLOW_TOKENS:
         st.info(t("across.flow.too_long", count=len(tokens), limit=MAX_FLOW_TOKENS))
         return
-    attn = encoded.attentions[: layer + 1]
+    attn = encoded.every_attention()[: layer + 1]
     flow = with_progress(
         ("flow", encoded.texts, fusion, layer),
         t("across.flow.computing", pairs=len(tokens) ** 2, layers=layer + 1),
@@ -282,7 +282,9 @@ def show_heads(encoded: Encoded, num_layers: int, num_heads: int) -> None:
     left, right = st.columns([3, 2])
     with left:
         plot(
-            head_heatmap(encoded.attentions, layer, head, encoded.tokens, encoded.tokens, text),
+            head_heatmap(
+                encoded.every_attention(), layer, head, encoded.tokens, encoded.tokens, text
+            ),
             key="across_head_view",
         )
     with right:
@@ -434,7 +436,7 @@ def show() -> None:
         st.warning(t("model.caveat"))
     if view in ("rollout", "flow"):
         fusion, layer, row = choose_path(encoded, model.num_layers)
-        rollout = rollout_of(tuple(encoded.texts), fusion, encoded.attentions)
+        rollout = rollout_of(tuple(encoded.texts), fusion, encoded.every_attention())
         if view == "rollout":
             show_rollout(encoded, rollout, layer, row)
         else:

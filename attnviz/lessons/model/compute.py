@@ -37,7 +37,7 @@ def stack_attention(encoded: Encoded, stack: str) -> tuple[torch.Tensor, list[st
     """(L, H, r, c) one stack's attention with its query and key tokens: an encoder-decoder's
     decoder self-attention (target x target) or cross-attention (target x source)."""
     if stack == "encoder":
-        return encoded.attentions, list(encoded.tokens), list(encoded.tokens)
+        return encoded.every_attention(), list(encoded.tokens), list(encoded.tokens)
     attn = encoded.decoder_attentions if stack == "decoder" else encoded.cross_attentions
     if attn is None or encoded.decoder_tokens is None:
         raise ValueError(f"a {encoded.kind} has no {stack} attention")
