@@ -24,6 +24,7 @@ d hidden size, K next tokens. No Streamlit here: the UI layer caches the encoder
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import threading
 import unicodedata
@@ -37,6 +38,7 @@ import torch
 from attnviz.attention import attend
 from attnviz.errors import InputError
 from attnviz.transformer import lazy as lazy_reading
+from attnviz.transformer import tokens as piece_text
 from attnviz.transformer.lazy import LazyAttention
 
 if TYPE_CHECKING:
@@ -92,6 +94,17 @@ class Encoded:
     # The model's inputs, to run it again (attnviz.neurons captures q and k that way).
     inputs: dict[str, torch.Tensor] = field(default_factory=dict)
     lazy: LazyAttention | None = None  # a long reading's q, k, v (attentions is then None)
+    token_style: str = "plain"  # the tokenizer's piece alphabet (attnviz.transformer.tokens)
+
+    @functools.cached_property
+    def labels(self) -> list[str]:
+        """Each token as a reader reads it: "Ġthe" as "␣the", a character's bytes split over
+        pieces as hex until the piece that completes it (attnviz.transformer.tokens)."""
+        return piece_text.readable(self.tokens, self.token_style, self.special)
+
+    def readable(self, pieces: Sequence[str]) -> list[str]:
+        """Pieces read each on its own (a next-token list): labels as `labels` writes them."""
+        return [piece_text.readable([piece], self.token_style)[0] for piece in pieces]
 
     def head_attention(self, layer: int, head: int) -> torch.Tensor:
         """(T, T) float32 weights of one head: computed from the kept vectors of a lazy reading,
@@ -215,7 +228,9 @@ class Encoder:
         # tokenizing at once through one Encoder could otherwise collide ("Already borrowed").
         from tokenizers import Tokenizer
 
-        self._backend = Tokenizer.from_str(self.tokenizer.backend_tokenizer.to_str())
+        spec = self.tokenizer.backend_tokenizer.to_str()
+        self._backend = Tokenizer.from_str(spec)
+        self.token_style: str = piece_text.style_of(spec)  # how its pieces spell bytes (readable)
         self._backend.no_truncation()
         self._backend.no_padding()
         self._token_types = "token_type_ids" in self.tokenizer.model_input_names
@@ -561,6 +576,7 @@ class Encoder:
             attentions=attn,  # (L, H, T, T)
             input_embeddings=embedded,  # (T, d)
             kind=self.kind,
+            token_style=self.token_style,
             **extra,
         )
 
@@ -814,7 +830,7 @@ def attention_view(
     if max(row_segment or 0, col_segment or 0) >= len(encoded.texts):
         raise ValueError(f"block {block} needs a pair of sentences")
     attn = encoded.every_attention()  # (L, H, T, T)
-    labels, segments, special = encoded.tokens, encoded.segments, encoded.special
+    labels, segments, special = encoded.labels, encoded.segments, encoded.special
     if merge_words:
         groups = word_groups(encoded)
         attn = merge_attention(attn, groups)  # (L, H, W, W)

@@ -73,6 +73,7 @@ EN: dict[str, str] = {
     "model.head_title": "Layer {layer}, head {head}",
     "model.average_title": "Layer {layer}, average over the {heads} heads",
     "model.tokens": "Tokens ({count})",
+    "model.pieces_per_word": "Pieces per word (words of more than one piece): {words}",
     "model.truncated": "Sentence {which} was cut to its first {limit} word pieces.",
     "model.caveat": (
         "The model's vocabulary is English and uncased: this text has word pieces it does not know "
@@ -253,6 +254,7 @@ KO: dict[str, str] = {
     "model.head_title": "층 {layer}, 헤드 {head}",
     "model.average_title": "층 {layer}, 헤드 {heads}개의 평균",
     "model.tokens": "토큰({count}개)",
+    "model.pieces_per_word": "단어마다 조각 수(조각이 둘 이상인 단어): {words}",
     "model.truncated": "문장 {which}는 앞의 {limit}개 워드피스만 남기고 잘랐습니다.",
     "model.caveat": (
         "이 모델의 어휘는 영어이며 대소문자를 구분하지 않습니다. 이 텍스트에는 모델이 모르는 "

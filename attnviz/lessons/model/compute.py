@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from attnviz.encoder import Encoded, attention_view
+from attnviz.transformer.tokens import readable
 
 
 def renormalise(attn: torch.Tensor) -> torch.Tensor:
@@ -37,12 +38,12 @@ def stack_attention(encoded: Encoded, stack: str) -> tuple[torch.Tensor, list[st
     """(L, H, r, c) one stack's attention with its query and key tokens: an encoder-decoder's
     decoder self-attention (target x target) or cross-attention (target x source)."""
     if stack == "encoder":
-        return encoded.every_attention(), list(encoded.tokens), list(encoded.tokens)
+        return encoded.every_attention(), list(encoded.labels), list(encoded.labels)
     attn = encoded.decoder_attentions if stack == "decoder" else encoded.cross_attentions
     if attn is None or encoded.decoder_tokens is None:
         raise ValueError(f"a {encoded.kind} has no {stack} attention")
-    keys = encoded.decoder_tokens if stack == "decoder" else encoded.tokens
-    return attn, list(encoded.decoder_tokens), list(keys)
+    target = readable(encoded.decoder_tokens, encoded.token_style)
+    return attn, target, list(target if stack == "decoder" else encoded.labels)
 
 
 def strongest_lines(weights: torch.Tensor, per_token: int = LINES_PER_TOKEN) -> torch.Tensor:
@@ -56,4 +57,5 @@ def next_token_rows(encoded: Encoded, position: int) -> tuple[list[str], list[fl
     """A decoder's most probable next tokens after `position`, with their probabilities."""
     if encoded.next_tokens is None or encoded.next_token_probs is None:
         raise ValueError(f"a {encoded.kind} predicts no next token")
-    return list(encoded.next_tokens[position]), encoded.next_token_probs[position].tolist()
+    pieces = encoded.readable(encoded.next_tokens[position])  # "␣cat", not "Ġcat"
+    return pieces, encoded.next_token_probs[position].tolist()

@@ -30,6 +30,8 @@ from attnviz.encoder import (
     Encoder,
     alignment_caveat,
     attention_view,
+    word_groups,
+    word_labels,
 )
 from attnviz.errors import InputError
 from attnviz.figures.heatmap import vector_rows
@@ -320,6 +322,19 @@ def show_next_tokens(encoded: Encoded, rows: list[str]) -> None:
     plot_row(figures)
 
 
+def show_pieces_per_word(encoded: Encoded, limit: int = 40) -> None:
+    """How many pieces each merged word took, for the words of more than one."""
+    groups = word_groups(encoded)
+    words = [
+        f"{markdown_literal(label)} {len(group)}"
+        for label, group in zip(word_labels(encoded, groups), groups, strict=True)
+        if len(group) > 1
+    ]
+    if words:
+        shown = " · ".join(words[:limit]) + (" …" if len(words) > limit else "")
+        st.caption(t("model.pieces_per_word", words=shown))
+
+
 def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     """The chosen head, its layer's average and its head view, the next tokens of a causal
     language model, and the model view grid."""
@@ -340,6 +355,8 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     if encoded.kind == "decoder" and choice.stack == "encoder" and not choice.merge_words:
         show_next_tokens(encoded, rows)
     st.caption(t("model.tokens", count=len(rows)))
+    if choice.merge_words and choice.stack == "encoder":
+        show_pieces_per_word(encoded)
     view = (choice.hide_specials, choice.merge_words, choice.block, choice.renormalise)
     key = (str(model.path), tuple(encoded.texts), tuple(encoded.decoder_tokens or ()), choice.stack)
     fig = grid_figure(key, view, catalogue(), attn)

@@ -74,6 +74,21 @@ def test_smollm2_out_of_the_box() -> None:
     assert "SmolLM2-135M-Instruct.Q4\\_1.gguf, the model's 4-bit quantized release" in captions
 
 
+def test_smollm2_reads_hangul_as_hangul() -> None:
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.text_area(key=model_view.SENTENCE_A.key).input("안녕하세요 세계").run()
+    at.text_area(key=model_view.SENTENCE_B.key).input("").run()
+    assert not at.exception, [e.value for e in at.exception]
+    labels = chart(at, "view_head")["layout"]["yaxis"]["ticktext"]
+    # Every other tick is labelled at 20 tokens: each label the text its piece encodes.
+    assert labels[:2] == ["⟨EC⟩", "안"] and "␣⟨EC⟩" in labels  # the space before 세계 marked
+    assert not set("".join(labels)) & set("ìķĪëħíĺĦ¸ļĶĠêł³")  # no byte-alphabet letters
+    at.toggle(key=model_view.MERGE.key).set_value(True).run()
+    assert chart(at, "view_head")["layout"]["yaxis"]["ticktext"] == ["안녕하세요", "세계"]
+    assert "안녕하세요 14 · 세계 6" in " ".join(c.value for c in at.caption)
+
+
 def test_smollm2_without_its_wheel_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,8 +108,10 @@ def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
     assert encoded.next_token_probs is not None and encoded.next_tokens is not None
     bars = chart(at, "view_next_last")["data"][0]
     np.testing.assert_allclose(bars["x"], encoded.next_token_probs[-1], atol=1e-6)
-    expected = unique_labels([escape_label(token) for token in encoded.next_tokens[-1]])
-    assert list(bars["y"]) == expected
+    # Each piece as its text: "Ġthe" as "␣the", a lone lead byte as "⟨D7⟩".
+    readable = encoded.readable(encoded.next_tokens[-1])
+    assert list(bars["y"]) == unique_labels([escape_label(token) for token in readable])
+    assert not any("Ġ" in label for label in bars["y"])
     # A click on a cell of the enlarged head picks its row as the position.
     at.session_state[model_view.QUERY.key] = 2
     at.run()
