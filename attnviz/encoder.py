@@ -28,7 +28,8 @@ import functools
 import re
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ import torch
 
 from attnviz.attention import attend
 from attnviz.errors import InputError
+from attnviz.transformer import capture
 from attnviz.transformer import lazy as lazy_reading
 from attnviz.transformer import tokens as piece_text
 from attnviz.transformer.lazy import LazyAttention
@@ -95,6 +97,9 @@ class Encoded:
     inputs: dict[str, torch.Tensor] = field(default_factory=dict)
     lazy: LazyAttention | None = None  # a long reading's q, k, v (attentions is then None)
     token_style: str = "plain"  # the tokenizer's piece alphabet (attnviz.transformer.tokens)
+    # (L + 1, T) the residual stream's norm at each position after the embeddings and each layer,
+    # the last before any final norm; None for an encoder-decoder or a batch reading.
+    residual_norms: torch.Tensor | None = None
 
     @functools.cached_property
     def labels(self) -> list[str]:
@@ -256,6 +261,7 @@ class Encoder:
         max_new_tokens: int = MAX_GENERATED,
         next_tokens: bool = True,
         lazy: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> Encoded:
         """One sentence, or a pair read together as the tokenizer pairs them ([CLS] A [SEP] B
         [SEP] for BERT).
@@ -271,10 +277,11 @@ class Encoder:
         `max_length`), read in one pass that keeps each layer's q, k and v instead of the
         weights (attnviz.transformer.lazy): `attentions` is None, `head_attention` computes one
         head. InputError for a family whose attention lazy reading cannot reproduce.
+        `progress(layers done)` hears of a lazy reading's layers as they pass.
         """
         texts = [text_a] if text_b is None else [text_a, text_b]
         if lazy:
-            return self._encode_lazy(texts, max_length)
+            return self._encode_lazy(texts, max_length, progress)
         pieces = self.pieces(texts, list(_SENTENCE_NAMES[: len(texts)]), max_length)
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
@@ -285,7 +292,8 @@ class Encoder:
             return self._encode_seq2seq(tuple(texts), pieces, row, inputs, target, max_new_tokens)
         if target is not None:
             raise ValueError(f"a target is read by encoder-decoders only, not by a {self.kind}")
-        hidden, attn, embedded, logits = self._forward(inputs)
+        with self._last_layer_output() as last:
+            hidden, attn, embedded, logits = self._forward(inputs)
         return self._encoded(
             tuple(texts),
             pieces,
@@ -294,6 +302,7 @@ class Encoder:
             attn[:, 0],
             embedded[0],
             inputs=inputs,
+            residual_norms=_residual_norms(hidden[:, 0], last),
             **self._next_tokens(logits if next_tokens else None),
         )
 
@@ -405,7 +414,7 @@ class Encoder:
         if self._lazy_checked is None:
             eager = self.encode(lazy_reading.PROBE)
             try:
-                reading, _, last = self._read_lazy(eager.inputs)
+                reading, _, last, _ = self._read_lazy(eager.inputs)
             except InputError:
                 self._lazy_checked = float("inf")
             else:
@@ -419,14 +428,19 @@ class Encoder:
         return self._lazy_checked <= lazy_reading.CHECK_ATOL
 
     def _read_lazy(
-        self, inputs: dict[str, torch.Tensor]
-    ) -> tuple[lazy_reading.LazyAttention, torch.Tensor, torch.Tensor | None]:
-        """The lazy forward: every layer's vectors, (L + 1, T, d) hidden states and a decoder's
-        (T, d) last hidden state's rows (the logits are formed only for the top next tokens)."""
-        from attnviz import neurons
-
-        neurons.install(self.model)
-        with lazy_reading.capture() as sink, torch.inference_mode():
+        self,
+        inputs: dict[str, torch.Tensor],
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[lazy_reading.LazyAttention, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+        """The lazy forward: every layer's vectors, (L + 1, T, d) hidden states, a decoder's
+        (T, d) last hidden state's rows (the logits are formed only for the top next tokens)
+        and the (L + 1, T) residual norms; `progress(layers done)` after each layer."""
+        capture.install(self.model)
+        with (
+            lazy_reading.capture(progress) as sink,
+            self._last_layer_output() as grabbed,
+            torch.inference_mode(),
+        ):
             if self.kind == "decoder":
                 base = self.model.get_decoder() if hasattr(self.model, "get_decoder") else None
                 out = (base or self.model)(**inputs, output_hidden_states=True)
@@ -437,9 +451,41 @@ class Encoder:
             raise InputError("model_no_lazy", model_type=self.model_type)
         hidden = torch.stack(out.hidden_states)[:, 0]  # (L + 1, T, d)
         last = out.last_hidden_state[0] if self.kind == "decoder" else None
-        return reading, hidden, last
+        return reading, hidden, last, _residual_norms(hidden, grabbed)
 
-    def _encode_lazy(self, texts: list[str], max_length: int | None) -> Encoded:
+    @contextmanager
+    def _last_layer_output(self) -> Iterator[list[torch.Tensor]]:
+        """The last layer's output as the block's forward computes it (1, T, d): the residual
+        stream before any final norm (the hidden states transformers returns end with the
+        normed one in decoder families)."""
+        grabbed: list[torch.Tensor] = []
+        layers = next(
+            (
+                m
+                for m in self.model.modules()
+                if isinstance(m, torch.nn.ModuleList) and len(m) == self.num_layers
+            ),
+            None,
+        )
+        if layers is None or self.kind == "encoder-decoder":
+            yield grabbed
+            return
+
+        def hook(module: Any, args: Any, output: Any) -> None:
+            grabbed.append((output[0] if isinstance(output, tuple) else output).detach())
+
+        handle = layers[-1].register_forward_hook(hook)
+        try:
+            yield grabbed
+        finally:
+            handle.remove()
+
+    def _encode_lazy(
+        self,
+        texts: list[str],
+        max_length: int | None,
+        progress: Callable[[int], None] | None = None,
+    ) -> Encoded:
         if not self.lazy_supported():
             raise InputError("model_no_lazy", model_type=self.model_type)
         cap = self.max_lazy_length if max_length is None else min(max_length, self.max_lazy_length)
@@ -450,13 +496,14 @@ class Encoder:
         inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
         if self._token_types:
             inputs["token_type_ids"] = torch.tensor([row.type_ids])
-        reading, hidden, last = self._read_lazy(inputs)
+        reading, hidden, last, norms = self._read_lazy(inputs, progress)
         with torch.inference_mode():
             embedded = self.model.get_input_embeddings()(input_ids)[0]  # (T, d)
             extra = self._top_next(last) if last is not None else {}
         return self._encoded(
-            tuple(texts), pieces, row, hidden, None, embedded, inputs=inputs, lazy=reading, **extra
-        )
+            tuple(texts), pieces, row, hidden, None, embedded,
+            inputs=inputs, lazy=reading, residual_norms=norms, **extra,
+        )  # fmt: skip
 
     def _top_next(self, last: torch.Tensor) -> dict[str, Any]:
         """The top next tokens from (T, d) final hidden rows, TILE rows of logits at a time
@@ -579,6 +626,14 @@ class Encoder:
             token_style=self.token_style,
             **extra,
         )
+
+
+def _residual_norms(hidden: torch.Tensor, last: list[torch.Tensor]) -> torch.Tensor | None:
+    """(L + 1, T) norms of (L + 1, T, d) hidden states with the last layer's own output (before
+    a final norm, `last` as `_last_layer_output` grabbed it) in place of the last row."""
+    if len(last) != 1:
+        return None
+    return torch.cat([hidden[:-1].norm(dim=-1), last[0][0].norm(dim=-1)[None]]).float()
 
 
 def _top_rows(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -817,8 +872,11 @@ def attention_view(
     hide_specials: bool = False,
     merge_words: bool = False,
     block: str = "all",
+    hide_first: bool = False,
 ) -> tuple[torch.Tensor, list[str], list[str]]:
     """(L, H, r, c) attention for display, with its query (row) and key (column) labels.
+    `hide_first` drops the first token's (or word's) row and column too: a decoder's
+    attention sink.
 
     Words are merged over all tokens first, so merged rows still sum to 1; hiding [CLS] /
     [SEP] and picking a block of a pair ("AB": queries of A, keys of B) only drop rows and
@@ -842,7 +900,9 @@ def attention_view(
         return [
             i
             for i, (s, is_special) in enumerate(zip(segments, special, strict=True))
-            if (segment is None or s == segment) and not (hide_specials and is_special)
+            if (segment is None or s == segment)
+            and not (hide_specials and is_special)
+            and not (hide_first and i == 0)
         ]
 
     rows, cols = keep(row_segment), keep(col_segment)

@@ -7,6 +7,8 @@ the query rows:
 - `mean_distance`: sum_j a_ij |i - j|, in tokens;
 - `share_on(positions)`: the attention on those key positions ([CLS], [SEP], the first token:
   attention sinks);
+- `sink_share`: the attention on position 0 over the rows after it (a decoder's first row can
+  look nowhere else, so it is left out);
 - `pattern_score(kind)`: the share of attention on a pattern's cells, over the rows that have
   one: "previous" (j = i - 1), "next" (j = i + 1), "diagonal" (j = i), and "broad", the entropy
   divided by its maximum log T (1 for a uniform head, 0 for one that looks at one key a row).
@@ -53,6 +55,15 @@ def share_on(attentions: object, positions: Sequence[int]) -> torch.Tensor:
     if not keys:
         return torch.zeros(attn.shape[:2], dtype=attn.dtype)
     return attn[..., keys].sum(dim=-1).mean(dim=-1)  # (L, H)
+
+
+def sink_share(attentions: object) -> torch.Tensor:
+    """(L, H): the mean share of attention on position 0 over query rows 1 and later (one
+    token: its only row)."""
+    attn = _checked(attentions)
+    if attn.shape[-1] == 1:
+        return attn[..., 0, 0]
+    return attn[..., 1:, 0].mean(dim=-1)  # (L, H)
 
 
 def pattern_score(attentions: object, kind: str) -> torch.Tensor:

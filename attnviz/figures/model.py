@@ -68,3 +68,37 @@ def _labels(rows: Sequence[str], cols: Sequence[str], text: Catalogue) -> dict[s
         "x_title": text("model.keys"),
         "across": 2,
     }
+
+
+def head_values(
+    values: torch.Tensor,
+    *,
+    title: str,
+    text: Catalogue,
+    bound: float | None = None,
+    y_title: str | None = None,
+    x_title: str | None = None,
+    selectable: bool = False,
+    selected: tuple[int, int] | None = None,
+    across: float = 1,
+) -> go.Figure:
+    """(L, H) one number per head, layers down and heads across, on the weights' scale (0 to
+    1, or to `bound`); a click on a cell reports (layer, head) as its (row, column)."""
+    layers, heads = values.shape
+    return heatmap(
+        values,
+        title=title,
+        kind="weights",
+        bound=bound,
+        text=text,
+        row_labels=[str(layer) for layer in range(layers)],
+        col_labels=[str(head) for head in range(heads)],
+        row_name=text("fig.layer"),
+        col_name=text("fig.head"),
+        y_title=y_title or text("fig.layer"),
+        x_title=x_title or text("fig.head"),
+        show_numbers=False,
+        selectable=selectable,
+        selected=selected,
+        across=across,
+    )

@@ -58,6 +58,60 @@ EN: dict[str, str] = {
         "attention in layer {layer}, head {head} ({all} over all {count} heads), and the shown "
         "keys hold {kept}, so the rows sum to that and look dark on the 0–1 scale."
     ),
+    "model.long": "Long input (up to {limit} tokens)",
+    "model.long.help": (
+        "Read a long text in one pass that keeps each layer's queries, keys and values instead "
+        "of every head's attention (at 4,096 tokens that would be 18 GB for SmolLM2); the head "
+        "you pick is computed whole when it is shown."
+    ),
+    "model.long.text": "Long text (at most {chars} characters)",
+    "model.long.sample": "Fill with a sample (700 scene descriptions, about 6,000 tokens)",
+    "model.long.empty": "Type or paste a long text above, or fill the box with the sample.",
+    "model.long.waiting": "Waiting: {ahead} long reading(s) ahead of yours on this server…",
+    "model.long.reading": "Reading: layer {done} of {layers}…",
+    "model.long.cut": " The text was cut to its first {limit} tokens.",
+    "model.long.about": (
+        "{tokens} tokens read in one pass; the reading keeps {mb} MB (queries, keys, values and "
+        "hidden states), and one head at a time is computed from it.{cut}"
+    ),
+    "model.long.grid_title": (
+        "Every layer and head (click one to enlarge it): each thumbnail row averages {rows} "
+        "query rows spread through its band, the keys pooled exactly"
+    ),
+    "model.sink": "Attention sink: the first token",
+    "model.sink.help": (
+        "Many heads of a decoder send much of every row's attention to position 0, whatever "
+        'token stands there (Xiao et al. 2023, "Efficient Streaming Language Models with '
+        "Attention Sinks\"). Left: each head's mean share on position 0 over rows 1 and later. "
+        "Right: the residual stream's norm at position 0 against the other positions, after the "
+        "embeddings (0) and each layer, the last before the final norm."
+    ),
+    "model.sink.share": (
+        "Layer {layer}, head {head} gives the first token {share} of each later row's attention "
+        "on average ({all} over all {count} heads)."
+    ),
+    "model.sink.grid_title": "Share of attention on position 0 (rows 1 and later)",
+    "model.sink.norm_title": "Residual stream norm, layer by layer",
+    "model.sink.norm_first": "position 0",
+    "model.sink.norm_median": "other positions (median)",
+    "model.sink.norm_max": "other positions (largest)",
+    "model.sink.layer_axis": "after layer (0 = embeddings)",
+    "model.sink.norm_axis": "norm (log scale)",
+    "model.hide_first": "Hide the first token (the attention sink)",
+    "model.hide_first.help": (
+        "A decoder's heads park much of their attention on the first token, whatever it is "
+        "(an attention sink: Xiao et al. 2023); hiding it shows what is left."
+    ),
+    "model.renormalised_first": (
+        "Rows are renormalised over the shown keys (each divided by its sum over them). The "
+        "first token took on average {share} of a shown row's attention in layer {layer}, head "
+        "{head} ({all} over all {count} heads); the shown keys held {kept}."
+    ),
+    "model.not_renormalised_first": (
+        "Rows are not renormalised: the first token took on average {share} of a shown row's "
+        "attention in layer {layer}, head {head} ({all} over all {count} heads), and the shown "
+        "keys hold {kept}, so the rows sum to that and look dark on the 0–1 scale."
+    ),
     "model.merge": "Merge word pieces into words",
     "model.merge.help": (
         "Attention to a word is the sum over its pieces, attention from a word the mean (Clark et "
@@ -238,6 +292,58 @@ KO: dict[str, str] = {
         "행을 다시 정규화하지 않았습니다. {layer}층 {head}번 헤드에서 [CLS]와 [SEP]이 보이는 행의 "
         "어텐션을 평균 {share} 가져갔고(헤드 {count}개 전체로는 {all}), 보이는 키가 받은 몫은 "
         "{kept}입니다. 그래서 행의 합이 그만큼이고 0–1 눈금에서 어둡게 보입니다."
+    ),
+    "model.long": "긴 입력(최대 {limit}개 토큰)",
+    "model.long.help": (
+        "긴 글을 한 번에 읽되, 모든 헤드의 어텐션 대신 층마다 쿼리·키·값만 보관합니다(4,096개 "
+        "토큰이면 SmolLM2에서 18 GB). 고른 헤드는 보여 줄 때 통째로 계산합니다."
+    ),
+    "model.long.text": "긴 글(최대 {chars}자)",
+    "model.long.sample": "예시로 채우기(장면 묘사 700개, 약 6,000개 토큰)",
+    "model.long.empty": "위에 긴 글을 입력하거나 붙여 넣거나, 예시로 채우세요.",
+    "model.long.waiting": "대기 중: 이 서버에서 앞선 긴 읽기 {ahead}개…",
+    "model.long.reading": "읽는 중: {layers}개 층 중 {done}번째…",
+    "model.long.cut": " 글은 앞쪽 {limit}개 토큰으로 잘렸습니다.",
+    "model.long.about": (
+        "{tokens}개 토큰을 한 번에 읽었습니다. 읽은 결과는 {mb} MB(쿼리, 키, 값, 은닉 상태)를 "
+        "차지하며, 여기서 한 번에 한 헤드씩 계산합니다.{cut}"
+    ),
+    "model.long.grid_title": (
+        "모든 층과 헤드(클릭하면 크게 봅니다): 썸네일의 각 행은 그 구간에 고루 흩어진 쿼리 "
+        "행 {rows}개의 평균이며, 키는 정확히 풀링했습니다"
+    ),
+    "model.sink": "어텐션 싱크: 첫 토큰",
+    "model.sink.help": (
+        "디코더의 많은 헤드는 위치 0에 무슨 토큰이 있든 각 행 어텐션의 상당 부분을 그곳에 "
+        '보냅니다(Xiao 외 2023, "Efficient Streaming Language Models with Attention Sinks"). '
+        "왼쪽: 헤드마다 1행 이후 행들이 위치 0에 주는 평균 몫. 오른쪽: 임베딩(0)과 각 층 뒤 "
+        "잔차 스트림의 노름을 위치 0과 다른 위치로 비교(마지막 층은 최종 정규화 전)."
+    ),
+    "model.sink.share": (
+        "층 {layer}, 헤드 {head}는 뒤의 각 행 어텐션의 평균 {share}을(를) 첫 토큰에 줍니다"
+        "(헤드 {count}개 전체 {all})."
+    ),
+    "model.sink.grid_title": "위치 0에 가는 어텐션의 몫(1행 이후)",
+    "model.sink.norm_title": "층별 잔차 스트림 노름",
+    "model.sink.norm_first": "위치 0",
+    "model.sink.norm_median": "다른 위치(중앙값)",
+    "model.sink.norm_max": "다른 위치(최댓값)",
+    "model.sink.layer_axis": "층 뒤(0 = 임베딩)",
+    "model.sink.norm_axis": "노름(로그 눈금)",
+    "model.hide_first": "첫 토큰 숨기기(어텐션 싱크)",
+    "model.hide_first.help": (
+        "디코더의 헤드는 첫 토큰이 무엇이든 어텐션의 많은 부분을 거기에 둡니다"
+        "(어텐션 싱크: Xiao 외 2023). 숨기면 나머지가 보입니다."
+    ),
+    "model.renormalised_first": (
+        "보이는 키에 대해 행을 다시 정규화했습니다(각 행을 그 합으로 나눔). 층 {layer}, 헤드 "
+        "{head}에서 첫 토큰은 보이는 행 어텐션의 평균 {share}을(를) 가져갔습니다(헤드 {count}개 "
+        "전체 {all}). 보이는 키의 몫은 {kept}입니다."
+    ),
+    "model.not_renormalised_first": (
+        "행을 다시 정규화하지 않았습니다. 층 {layer}, 헤드 {head}에서 첫 토큰이 보이는 행 "
+        "어텐션의 평균 {share}을(를) 가져갔고(헤드 {count}개 전체 {all}), 보이는 키의 몫은 "
+        "{kept}이므로 행의 합이 그만큼이고 0–1 눈금에서 어둡게 보입니다."
     ),
     "model.merge": "워드피스를 단어로 합치기",
     "model.merge.help": (

@@ -23,7 +23,7 @@ Memory of a reading at T tokens (float32): hidden states (L + 1) T d, q L H T d_
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -36,8 +36,13 @@ TILE = 512  # query rows per tile when one head's weights are computed
 PROBE = "The quick brown fox jumps over the lazy dog, and then it rests by the river bank."
 CHECK_ATOL = 1e-5
 
+BAND_ROWS = 4  # query rows a thumbnail row averages in a long reading (spread evenly)
+
 _SINK: contextvars.ContextVar[list[LayerVectors] | None] = contextvars.ContextVar(
     "attnviz_lazy", default=None
+)
+_PROGRESS: contextvars.ContextVar[Callable[[int], None] | None] = contextvars.ContextVar(
+    "attnviz_lazy_progress", default=None
 )
 
 
@@ -81,7 +86,7 @@ class LazyAttention:
                     total += tensor.numel() * tensor.element_size()
         return total
 
-    def scores(self, layer: int, head: int, rows: slice) -> torch.Tensor:
+    def scores(self, layer: int, head: int, rows: slice | torch.Tensor) -> torch.Tensor:
         """(rows, S) q k^T * scale for `rows` of one head, masked pairs at float32's minimum
         (as eager attention adds its mask), in float32."""
         vectors = self._layer(layer)
@@ -116,20 +121,58 @@ class LazyAttention:
         return self.layers[layer]
 
 
+def band_rows(length: int, bands: int, per_band: int = BAND_ROWS) -> list[list[int]]:
+    """`bands` bands of query rows, as adaptive average pooling bins them, and in each
+    `per_band` rows spread evenly through it (all of them when the band is no wider)."""
+    chosen = []
+    for band in range(bands):  # adaptive average pooling's bins: floor(i L / s) to ceil
+        start, end = band * length // bands, -(-(band + 1) * length // bands)
+        picks = torch.linspace(start, max(start, end - 1), per_band).round().long().unique()
+        chosen.append(picks.tolist())
+    return chosen
+
+
+def thumbnails(
+    reading: LazyAttention, size: int, per_band: int = BAND_ROWS
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(L, H, s, s) model-view thumbnails of a long reading and (L, H) the share of attention
+    on position 0, both from `per_band` query rows of each of the s row bands (the columns
+    pooled exactly): 2 x 48 rows of 4,096 instead of all of them, every head in seconds."""
+    length = reading.length
+    side = min(size, length)
+    bands = band_rows(length, side, per_band)
+    rows = torch.tensor(sorted({r for band in bands for r in band}))
+    where = {int(r): i for i, r in enumerate(rows.tolist())}
+    band_index = [[where[r] for r in band] for band in bands]
+    later = rows > 0
+    thumbs = torch.empty(reading.num_layers, reading.num_heads, side, side)
+    sink = torch.empty(reading.num_layers, reading.num_heads)
+    for layer in range(reading.num_layers):
+        for head in range(reading.num_heads):
+            scores = reading.scores(layer, head, rows)  # (R, S)
+            weights = torch.softmax(scores, dim=-1)  # (R, S)
+            pooled = F.adaptive_avg_pool1d(weights[None], side)[0]  # (R, side)
+            thumbs[layer, head] = torch.stack([pooled[b].mean(dim=0) for b in band_index])
+            sink[layer, head] = weights[later, 0].mean() if bool(later.any()) else 1.0
+    return thumbs, sink
+
+
 def active() -> bool:
     """Whether the calling thread is inside `capture()`."""
     return _SINK.get() is not None
 
 
 @contextmanager
-def capture() -> Iterator[list[LayerVectors]]:
-    """Run attention lazily and keep each layer's vectors, in this thread, inside the block."""
+def capture(progress: Callable[[int], None] | None = None) -> Iterator[list[LayerVectors]]:
+    """Run attention lazily and keep each layer's vectors, in this thread, inside the block;
+    `progress(layers done)` after each layer's attention."""
     layers: list[LayerVectors] = []
-    token = _SINK.set(layers)
+    token, told = _SINK.set(layers), _PROGRESS.set(progress)
     try:
         yield layers
     finally:
         _SINK.reset(token)
+        _PROGRESS.reset(told)
 
 
 def forward(
@@ -161,6 +204,9 @@ def forward(
     layers.append(
         LayerVectors(query[0].detach(), key[0].detach(), value[0].detach(), scale, allowed)
     )
+    progress = _PROGRESS.get()
+    if progress is not None:
+        progress(len(layers))
     return out.transpose(1, 2).contiguous(), None
 
 

@@ -14,6 +14,7 @@ from attnviz.figures.fit import LINE_PITCH, TICK_GAP, chart_width
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.figures.matrix import largest
+from attnviz.figures.model import head_values
 from attnviz.figures.style import Y_TITLE_SPACE, labels_width, style_layout, ticks_width
 from attnviz.i18n import Catalogue
 
@@ -75,20 +76,13 @@ def statistic_grid(
     a cell reports (layer, head) as its (row, column); `selected` is boxed. Every statistic is
     drawn on the weights' scale (high is yellow): a `share` on 0..1, the others from 0 to their
     largest head."""
-    layers, heads = values.shape
-    return heatmap(
+    return head_values(
         values,
         title=title,
-        kind="weights",
-        bound=None if share else largest(values),
         text=text,
-        row_labels=[str(layer) for layer in range(layers)],
-        col_labels=[str(head) for head in range(heads)],
-        row_name=text("fig.layer"),
-        col_name=text("fig.head"),
+        bound=None if share else largest(values),
         y_title=text("across.layers"),
         x_title=text("across.heads"),
-        show_numbers=False,
         selectable=True,
         selected=selected,
         across=STATISTICS_A_ROW,

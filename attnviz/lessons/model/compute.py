@@ -15,15 +15,20 @@ def renormalise(attn: torch.Tensor) -> torch.Tensor:
     return attn / attn.sum(dim=-1, keepdim=True)  # (..., r, c)
 
 
-def specials_share(encoded: Encoded, *, merge_words: bool, block: str) -> torch.Tensor:
-    """(L, H, r): the share of each query row's attention that goes to [CLS] and [SEP], for the
-    rows `attention_view(encoded, hide_specials=True, merge_words=..., block=...)` shows.
+def specials_share(
+    encoded: Encoded, *, merge_words: bool, block: str, first: bool = False
+) -> torch.Tensor:
+    """(L, H, r): the share of each query row's attention that goes to [CLS] and [SEP] (with
+    `first`, to the first token instead), for the rows `attention_view(encoded, hide_specials=True,
+    merge_words=..., block=...)` (or `hide_first=True`) shows.
 
     What a row gives the other tokens is the sum of its blocks without the specials ("AA" and
     "AB" for a query of A); the specials took the rest of its 1."""
     blocks = ["all"] if block == "all" else [block[0] + keys for keys in "AB"]
     kept = sum(
-        attention_view(encoded, hide_specials=True, merge_words=merge_words, block=b)[0].sum(-1)
+        attention_view(
+            encoded, hide_specials=not first, hide_first=first, merge_words=merge_words, block=b
+        )[0].sum(-1)
         for b in blocks
     )  # (L, H, r)
     return 1 - torch.as_tensor(kept)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 
 from attnviz.figures.labels import escape_label, unique_labels
@@ -38,3 +39,37 @@ def next_token_bars(
         hovertemplate="%{y}: %{x:.4f}<extra></extra>",
     )
     return go.Figure(bars, layout)
+
+
+def residual_norms_figure(
+    norms: Sequence[Sequence[float]], title: str, text: Catalogue
+) -> go.Figure:
+    """(L + 1, T) residual-stream norms: position 0 against the median and the largest of the
+    other positions, layer by layer (0 = the embeddings), on a log scale."""
+    table = np.asarray(norms, dtype=float)
+    layers = list(range(table.shape[0]))
+    others = table[:, 1:] if table.shape[1] > 1 else table
+    lines = [
+        (text("model.sink.norm_first"), table[:, 0], "#d62728", "solid"),
+        (text("model.sink.norm_median"), np.median(others, axis=1), BAR_COLOR, "solid"),
+        (text("model.sink.norm_max"), others.max(axis=1), BAR_COLOR, "dot"),
+    ]
+    traces = [
+        go.Scatter(
+            x=layers,
+            y=values,
+            name=escape_label(name),
+            mode="lines+markers",
+            line={"color": color, "dash": dash},
+            hovertemplate=f"{escape_label(name)}<br>%{{x}}: %{{y:.4g}}<extra></extra>",
+        )
+        for name, values, color, dash in lines
+    ]
+    layout = style_layout(title, height=360, top=60)
+    layout.update(
+        xaxis={"title": {"text": text("model.sink.layer_axis")}, "dtick": 5},
+        yaxis={"title": {"text": text("model.sink.norm_axis")}, "type": "log"},
+        plot_bgcolor="white",
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return go.Figure(traces, layout)

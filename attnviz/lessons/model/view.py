@@ -49,6 +49,7 @@ from attnviz.lessons.model.compute import (
     strongest_lines,
 )
 from attnviz.lessons.model.figures import next_token_bars
+from attnviz.lessons.model.long_view import LONG, long_toggle, show_long, show_sinks
 from attnviz.neurons import HeadVectors, head_vectors, neuron_terms
 from attnviz.parsing import MAX_ROWS, format_matrix
 
@@ -90,7 +91,7 @@ MERGE = controls.bool_control("merge", "model_merge")
 BLOCK = controls.choice_control("block", "model_block", "all", tuple(BLOCKS))
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, TARGET, VIEW, STACK, LAYER, HEAD, QUERY, HIDE,
-    RENORM, MERGE, BLOCK,
+    RENORM, MERGE, BLOCK, LONG,
 )  # fmt: skip
 GRID = "view_grid"
 HEAD_CHART = "view_head"
@@ -109,6 +110,7 @@ class ModelChoice:
     block: str
     renormalise: bool = False  # rows over the shown tokens (with the specials hidden only)
     stack: str = "encoder"
+    hide_first: bool = False  # a decoder's first token (its attention sink) hidden instead
 
 
 # --- the model -------------------------------------------------------------------------------
@@ -204,9 +206,16 @@ def choose(model: Encoder, encoded: Encoded) -> ModelChoice:
         )
         hide = merge = renorm = False
         block = "all"
+        first = encoded.kind == "decoder"  # a decoder's sink is its first token
         if stack == "encoder":
             label = "model.hide_specials" if model.shipped else "model.hide_specials_any"
-            hide = controls.toggle(HIDE, t(label), help=t("model.hide_specials.help"))
+            if first:
+                label = "model.hide_first"
+            hide = controls.toggle(
+                HIDE,
+                t(label),
+                help=t("model.hide_first.help" if first else "model.hide_specials.help"),
+            )
             renorm = hide and controls.toggle(
                 RENORM, t("model.renormalise"), help=t("model.renormalise.help")
             )
@@ -215,7 +224,10 @@ def choose(model: Encoder, encoded: Encoded) -> ModelChoice:
                 block = controls.select(
                     BLOCK, t("model.block"), lambda b: t(BLOCKS[b]), widget="radio"
                 )
-    return ModelChoice(int(layer or 0), int(head or 0), hide, merge, str(block), renorm, str(stack))
+    return ModelChoice(
+        int(layer or 0), int(head or 0), hide and not first, merge, str(block), renorm,
+        str(stack), hide_first=hide and first,
+    )  # fmt: skip
 
 
 def read_texts(model: Encoder) -> tuple[str, str | None, str | None]:
@@ -272,7 +284,9 @@ def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice
     """With [CLS] / [SEP] hidden: how much of a shown row's attention they took, on average, in
     the chosen head and over all heads, and whether the rows are renormalised. `attn` is the
     view (L, H, r, c) before any renormalising."""
-    share = specials_share(encoded, merge_words=choice.merge_words, block=choice.block)
+    share = specials_share(
+        encoded, merge_words=choice.merge_words, block=choice.block, first=choice.hide_first
+    )
     values = {
         "layer": choice.layer,
         "head": choice.head,
@@ -281,8 +295,13 @@ def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice
         "count": share.shape[0] * share.shape[1],
         "kept": f"{float(attn[choice.layer, choice.head].sum(-1).mean()):.1%}",
     }
-    key = "model.renormalised" if choice.renormalise else "model.not_renormalised"
-    st.caption(t(key, **values))
+    keys = {
+        (True, False): "model.renormalised",
+        (False, False): "model.not_renormalised",
+        (True, True): "model.renormalised_first",
+        (False, True): "model.not_renormalised_first",
+    }
+    st.caption(t(keys[choice.renormalise, choice.hide_first], **values))
 
 
 def show_notes(model: Encoder, encoded: Encoded) -> None:
@@ -344,8 +363,9 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
             hide_specials=choice.hide_specials,
             merge_words=choice.merge_words,
             block=choice.block,
+            hide_first=choice.hide_first,
         )  # (L, H, r, c)
-        if choice.hide_specials and rows:
+        if (choice.hide_specials or choice.hide_first) and rows:
             show_specials_note(encoded, attn, choice)
         if choice.renormalise:
             attn = renormalise(attn)  # (L, H, r, c), rows summing to 1
@@ -354,10 +374,15 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     show_heads(attn, rows, cols, choice)
     if encoded.kind == "decoder" and choice.stack == "encoder" and not choice.merge_words:
         show_next_tokens(encoded, rows)
+    if encoded.kind == "decoder":
+        show_sinks(encoded, key="view")
     st.caption(t("model.tokens", count=len(rows)))
     if choice.merge_words and choice.stack == "encoder":
         show_pieces_per_word(encoded)
-    view = (choice.hide_specials, choice.merge_words, choice.block, choice.renormalise)
+    view = (
+        choice.hide_specials, choice.merge_words, choice.block, choice.renormalise,
+        choice.hide_first,
+    )  # fmt: skip
     key = (str(model.path), tuple(encoded.texts), tuple(encoded.decoder_tokens or ()), choice.stack)
     fig = grid_figure(key, view, catalogue(), attn)
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
@@ -477,6 +502,15 @@ def show() -> None:
     )
     if model.source.get("source"):  # a folder attnviz converted: where its weights came from
         st.caption(t("model.converted", source=markdown_literal(str(model.source["source"]))))
+    if long_toggle(model):
+        with st.sidebar:
+            _clamp(LAYER, model.num_layers)
+            _clamp(HEAD, model.num_heads)
+            st.selectbox(t("model.layer"), range(model.num_layers), key=LAYER.key)
+            st.selectbox(t("model.head"), range(model.num_heads), key=HEAD.key)
+        show_long(model, LAYER.key, HEAD.key)
+        links.share_panel(LINK, key="model")
+        return
     try:
         text_a, text_b, target = read_texts(model)
         with st.spinner(t("model.computing")):

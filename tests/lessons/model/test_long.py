@@ -1,0 +1,146 @@
+"""The model page's long input and attention sinks through AppTest, on the shipped SmolLM2: the
+head drawn equals the lazy reading's, the thumbnails and sink shares equal the backend's, the
+first token hidden renormalises the rows, and a family that cannot read lazily says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz import models
+from attnviz.app import long as long_store
+from attnviz.encoder import Encoder
+from attnviz.figures.grid import thumbnail_side
+from attnviz.head_stats import sink_share
+from attnviz.lessons.model import long_view
+from attnviz.lessons.model import view as model_view
+from attnviz.transformer import lazy
+from tests import families
+from tests.apptest import chart, open_page, texts_of, z_of
+from tests.plotly_data import decode
+
+MODEL = "pages/8_Model_attention.py"
+INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
+TEXT = " ".join(families.corpus()[:12])  # 181 SmolLM2 tokens: a heatmap, not an image
+
+
+@pytest.fixture(scope="module")
+def smol() -> Encoder:
+    return Encoder(models.resolve(models.SMOLLM2))
+
+
+def _long_page(text: str = TEXT):
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.toggle(key=long_view.LONG.key).set_value(True).run()
+    at.text_area(key=long_view.LONG_TEXT.key).input(text).run(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_long_input_shows_the_lazy_head_thumbnails_and_sinks(smol: Encoder) -> None:
+    long_store.clear()
+    at = _long_page()
+    reading = smol.encode(TEXT, lazy=True)
+    assert reading.lazy is not None
+    np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(0, 0), atol=1e-5)
+    at.selectbox(key=model_view.LAYER.key).set_value(7).run()
+    at.selectbox(key=model_view.HEAD.key).set_value(4).run()
+    np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(7, 4), atol=1e-5)
+    thumbs, sink = lazy.thumbnails(reading.lazy, thumbnail_side(30, 9))
+    grid = chart(at, long_view.LONG_GRID)["data"]
+    np.testing.assert_allclose(decode(grid[7 * 9 + 4]["z"]), thumbs[7, 4], atol=1e-5)
+    captions = " ".join(c.value for c in at.caption)
+    assert f"Layer 7, head 4 gives the first token {float(sink[7, 4]):.1%}" in captions
+    assert f"{len(reading.tokens):,} tokens read in one pass" in captions
+    # With every row read, the sampled shares are the exact ones.
+    eager = smol.encode(TEXT, max_length=512)
+    _, exact = lazy.thumbnails(reading.lazy, 27, per_band=len(reading.tokens))
+    torch.testing.assert_close(exact, sink_share(eager.every_attention()), atol=1e-5, rtol=0)
+    # The first token hidden: rows 1.. over keys 1.., each divided by its sum.
+    at.toggle(key="model_long_hide_first").set_value(True).run()
+    weights = reading.head_attention(7, 4)[1:, 1:]
+    np.testing.assert_allclose(
+        z_of(at, "view_long_head"), weights / weights.sum(-1, keepdim=True), atol=1e-5
+    )
+    norms = chart(at, "view_long_norms")["data"][0]
+    assert reading.residual_norms is not None
+    np.testing.assert_allclose(decode(norms["y"]), reading.residual_norms[:, 0], rtol=1e-5)
+
+
+def test_smollm2s_model_view_fits_the_figure_budget() -> None:
+    assert thumbnail_side(30, 9) == 27 and thumbnail_side(6, 12) == 48
+
+
+def test_the_sample_fills_the_box_and_reads_at_most_4096_tokens(smol: Encoder) -> None:
+    text = long_view.sample_text()
+    assert 25_000 < len(text) <= long_view.MAX_LONG_CHARS
+    assert len(smol.tokenizer(text)["input_ids"]) > 4096  # more than the cap: the cut is said
+
+
+def test_the_next_readings_wait_their_turn(smol: Encoder) -> None:
+    long_store.clear()
+    places: list[int] = []
+    with long_store._running:  # another session's reading is running
+        import threading
+
+        done: list[object] = []
+        worker = threading.Thread(
+            target=lambda: done.append(
+                long_store.long_reading(smol, "A cat naps.", 64, waiting=places.append)
+            )
+        )
+        worker.start()
+        worker.join(timeout=1.0)
+        assert not done and places and places[-1] == 0  # first in line, waiting
+    worker.join(timeout=60)
+    assert done and len(done[0].tokens) == 5  # type: ignore[attr-defined]
+    assert long_store.stored_bytes() > 0
+
+
+def test_the_store_keeps_to_its_byte_cap(smol: Encoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    long_store.clear()
+    first = long_store.long_reading(smol, "One cat naps on a warm mat today.", 64)
+    size = long_store.reading_bytes(first)
+    monkeypatch.setenv(long_store.CACHE_ENV, str(int(size * 1.5)))
+    long_store.long_reading(smol, "Two dogs run along the beach at dawn.", 64)
+    assert long_store.stored_bytes() <= size * 1.5  # the first was dropped for the second
+    again = long_store.long_reading(smol, "One cat naps on a warm mat today.", 64)
+    assert again is not first
+
+
+def test_a_family_that_cannot_read_lazily_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    families.make("deberta-v2", tmp_path / "deberta-v2")
+    monkeypatch.setenv(models.ROOTS_VARIABLE, f"tiny={tmp_path}")
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value("tiny/deberta-v2").run()
+    at.toggle(key=long_view.LONG.key).set_value(True).run()
+    at.text_area(key=long_view.LONG_TEXT.key).input(TEXT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "cannot be read lazily" in texts_of(at)
+
+
+def test_a_short_reading_shows_the_sinks_and_hides_the_first_token(smol: Encoder) -> None:
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.text_area(key=model_view.SENTENCE_A.key).input(INDUCTION).run()
+    at.text_area(key=model_view.SENTENCE_B.key).input("").run()
+    encoded = smol.encode(INDUCTION, max_length=512)
+    shares = sink_share(encoded.every_attention())
+    np.testing.assert_allclose(z_of(at, "view_sink"), shares, atol=1e-6)
+    assert float(shares[2:].mean()) > 0.3  # SmolLM2's sink, past its first two layers
+    assert encoded.residual_norms is not None
+    norms = decode(chart(at, "view_norms")["data"][0]["y"])
+    np.testing.assert_allclose(norms, encoded.residual_norms[:, 0], rtol=1e-5)
+    at.toggle(key=model_view.HIDE.key).set_value(True).run()  # "Hide the first token"
+    at.toggle(key=model_view.RENORM.key).set_value(True).run()
+    weights = encoded.every_attention()[0, 0, 1:, 1:]
+    np.testing.assert_allclose(
+        z_of(at, "view_head"), weights / weights.sum(-1, keepdim=True), atol=1e-5
+    )
+    assert "The first token took on average" in " ".join(c.value for c in at.caption)
