@@ -239,6 +239,7 @@ class Encoder:
         self._backend.no_truncation()
         self._backend.no_padding()
         self._token_types = "token_type_ids" in self.tokenizer.model_input_names
+        self._pair_newline = self._newline_between()  # a decoder reads a pair as A, "\n", B
         self.tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
         self._vocab: list[str] | None = None  # id -> piece, built on first use
 
@@ -378,6 +379,8 @@ class Encoder:
             keep = [min(n, MAX_TOKENS) for n in lengths]
         else:
             specials = self._backend.num_special_tokens_to_add(len(texts) == 2)
+            if len(texts) == 2:
+                specials += len(self._pair_newline)
             keep = _longest_first(
                 lengths,
                 max(len(texts), min(max_length, cap or self.max_length) - specials),
@@ -404,7 +407,34 @@ class Encoder:
             (0, 0) if s else (int(a), int(b))
             for s, (a, b) in zip(special, encoding.offsets, strict=True)
         ]
-        return _Row(list(encoding.ids), list(encoding.type_ids), segments, special, offsets)
+        row = _Row(list(encoding.ids), list(encoding.type_ids), segments, special, offsets)
+        if len(pieces) > 1 and self._pair_newline:
+            at = segments.index(1)  # B's first token: a newline (a special) goes before it
+            n = len(self._pair_newline)
+            row = _Row(
+                row.ids[:at] + self._pair_newline + row.ids[at:],
+                row.type_ids[:at] + [row.type_ids[at - 1]] * n + row.type_ids[at:],
+                segments[:at] + [0] * n + segments[at:],
+                special[:at] + [True] * n + special[at:],
+                offsets[:at] + [(0, 0)] * n + offsets[at:],
+            )
+        return row
+
+    def _newline_between(self) -> list[int]:
+        """The ids of a newline to put between a pair's sentences, when this is a decoder whose
+        tokenizer puts nothing between them (a decoder has no pair template: "A" "B" would
+        read as one run-on text); [] otherwise."""
+        if self.kind != "decoder":
+            return []
+        encodings = self._backend.encode_batch(["a", "b"], add_special_tokens=False)
+        self._pair_newline = []  # _assemble as the template alone assembles
+        row = self._assemble([Pieces(e, False) for e in encodings])
+        if 1 not in row.segments:
+            return []
+        first_b = row.segments.index(1)
+        if any(row.special[first_b - 1 : first_b]):
+            return []  # the template separates A and B itself (a [SEP], a </s>)
+        return list(self._backend.encode("\n", add_special_tokens=False).ids)
 
     def lazy_supported(self) -> bool:
         """Whether a lazy reading reproduces this model's attention: measured once on a short

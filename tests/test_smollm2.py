@@ -156,3 +156,13 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv(models.CACHE_VARIABLE)
     monkeypatch.setenv("XDG_CACHE_HOME", "/tmp/xdg")
     assert models.smollm2_folder().parent == Path("/tmp/xdg/attnviz/models")
+
+
+def test_a_pair_reads_as_a_newline_b(smol: Encoder) -> None:
+    # SmolLM2's tokenizer has no pair template: "sleepI" would run the sentences together.
+    encoded = smol.encode("I do need sleep", "I am tired")
+    assert encoded.tokens == ["I", "Ġdo", "Ġneed", "Ġsleep", "Ċ", "I", "Ġam", "Ġtired"]
+    assert encoded.labels[4] == "↵" and encoded.special[4] and encoded.segments[4] == 0
+    alone = smol.encode("I do need sleep\nI am tired")
+    assert alone.tokens == encoded.tokens  # the same ids as the text with its newline
+    torch.testing.assert_close(alone.attentions, encoded.attentions)

@@ -31,8 +31,10 @@ def head_grid(
     head_label: str,
     selected: tuple[int, int] | None = None,
     selectable: bool = False,
+    bound: float = 1.0,
 ) -> go.Figure:
-    """The model view: one small weights heatmap per (layer, head), layers down, heads across.
+    """The model view: one small weights heatmap per (layer, head), layers down, heads across,
+    on the weights' scale from 0 to `bound` (1 unless a caller stretches it).
 
     `attentions` is (L, H, r, c). Hover names the layer, head and the row/column positions; the
     enlarged head view (`heatmap`) carries the token labels. `selected` gets a frame.
@@ -59,6 +61,7 @@ def head_grid(
             array[layer, head],
             f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}",
             index,
+            bound,
         )
         for index, (layer, head) in enumerate(cells, start=1)
     ]
@@ -148,13 +151,13 @@ def _wrapped_domains(
     return [left, left + width], [top - HEAD_PIXELS / height, top]
 
 
-def _thumbnail(z: object, name: str, index: int) -> go.Heatmap:
+def _thumbnail(z: object, name: str, index: int, bound: float = 1.0) -> go.Heatmap:
     """One head's weights on the axes of subplot `index` (1-based), `name` (escaped) in its
-    hover, without a colour bar (the 0..1 weights scale of every heatmap)."""
+    hover, without a colour bar (the 0..1 weights scale of every heatmap, or 0..`bound`)."""
     return go.Heatmap(
         z=z,
         zmin=0.0,
-        zmax=1.0,
+        zmax=bound,
         colorscale=COLORSCALES["weights"],
         showscale=False,
         hovertemplate=f"{name}<br>%{{y}} → %{{x}}: %{{z:.3f}}<extra></extra>",

@@ -14,15 +14,38 @@ from attnviz.figures.heatmap import heatmap
 from attnviz.i18n import Catalogue
 
 
-def model_view(attentions: torch.Tensor, text: Catalogue, *, selectable: bool = False) -> go.Figure:
+def model_view(
+    attentions: torch.Tensor,
+    text: Catalogue,
+    *,
+    selectable: bool = False,
+    title: str | None = None,
+    bound: float = 1.0,
+) -> go.Figure:
     """Every head of (L, H, r, c) `attentions`, layers down and heads across (`head_grid`)."""
     return head_grid(
         attentions,
-        title=text("model.grid_title"),
+        title=title or text("model.grid_title"),
         layer_label=text("fig.layer"),
         head_label=text("fig.head"),
         selectable=selectable,
+        bound=bound,
     )
+
+
+def stretched_bound(values: torch.Tensor, share: float = 0.999, side: int = 512) -> float:
+    """A colour scale's top for a long input's weights, which a row spreads over thousands of
+    keys: the `share` quantile of the matrix as drawn (mean-pooled to at most `side` a side),
+    so that a diagonal or a column stands out; never above 1 nor below 1e-3."""
+    drawn = values.float()
+    if drawn.shape[-1] > side or drawn.shape[-2] > side:
+        drawn = torch.nn.functional.adaptive_avg_pool2d(
+            drawn.reshape(-1, *drawn.shape[-2:]),
+            (min(side, drawn.shape[-2]), min(side, drawn.shape[-1])),
+        )
+    flat = drawn.flatten()
+    k = max(1, min(flat.numel(), round(share * flat.numel())))
+    return float(min(1.0, max(1e-3, float(flat.kthvalue(k).values))))
 
 
 def head_figures(
@@ -50,10 +73,14 @@ def head_heatmap(
     rows: Sequence[str],
     cols: Sequence[str],
     text: Catalogue,
+    *,
+    bound: float | None = None,
+    title: str | None = None,
 ) -> go.Figure:
-    """One head's (r, c) weights, queries down and keys across, sized two charts across."""
-    title = text("model.head_title", layer=layer, head=head)
-    return heatmap(attentions[layer, head], title=title, **_labels(rows, cols, text))
+    """One head's (r, c) weights, queries down and keys across, sized two charts across;
+    `bound` stops the colour scale short of 1 (a long input's, `stretched_bound`)."""
+    title = title or text("model.head_title", layer=layer, head=head)
+    return heatmap(attentions[layer, head], title=title, bound=bound, **_labels(rows, cols, text))
 
 
 def _labels(rows: Sequence[str], cols: Sequence[str], text: Catalogue) -> dict[str, Any]:

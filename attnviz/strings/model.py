@@ -75,8 +75,12 @@ EN: dict[str, str] = {
         "hidden states), and one head at a time is computed from it.{cut}"
     ),
     "model.long.grid_title": (
-        "Every layer and head (click one to enlarge it): each thumbnail row averages {rows} "
-        "query rows spread through its band, the keys pooled exactly"
+        "Every layer and head (click one): a thumbnail row averages {rows} query rows of its band"
+    ),
+    "model.long.stretched": (
+        "At {tokens} tokens a row's weights are spread thin, so the colours are stretched: 0 to "
+        "{head} for this head and 0 to {grid} for the thumbnails (the 99.9th and 99th "
+        "percentiles of what is drawn); hover reads the weights themselves."
     ),
     "model.sink": "Attention sink: the first token",
     "model.sink.help": (
@@ -309,8 +313,12 @@ KO: dict[str, str] = {
         "차지하며, 여기서 한 번에 한 헤드씩 계산합니다.{cut}"
     ),
     "model.long.grid_title": (
-        "모든 층과 헤드(클릭하면 크게 봅니다): 썸네일의 각 행은 그 구간에 고루 흩어진 쿼리 "
-        "행 {rows}개의 평균이며, 키는 정확히 풀링했습니다"
+        "모든 층과 헤드(클릭하면 크게): 썸네일의 한 행은 그 구간의 쿼리 행 {rows}개 평균"
+    ),
+    "model.long.stretched": (
+        "토큰이 {tokens}개이면 한 행의 가중치가 얇게 퍼지므로 색을 늘렸습니다: 이 헤드는 0에서 "
+        "{head}까지, 썸네일은 0에서 {grid}까지(그려진 값의 99.9번째와 99번째 백분위수). "
+        "마우스를 올리면 가중치 그대로를 읽습니다."
     ),
     "model.sink": "어텐션 싱크: 첫 토큰",
     "model.sink.help": (

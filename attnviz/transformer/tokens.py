@@ -9,7 +9,8 @@ piece back into its bytes and decodes them in order:
   reads "␣the" and the leading space stays visible);
 - a piece that completes a character begun in earlier pieces shows that whole character;
 - bytes that do not yet make a character show as hex, "⟨EC 95⟩";
-- specials, WordPiece's "##" pieces and anything else are shown as the tokenizer writes them.
+- specials (but for whitespace, such as the newline between a decoder's pair), WordPiece's "##"
+  pieces and anything else are shown as the tokenizer writes them.
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ def readable(pieces: Sequence[str], style: str, special: Sequence[bool] | None =
     labels: list[str] = []
     decoder = codecs.getincrementaldecoder("utf-8")()
     for piece, is_special in zip(pieces, special, strict=True):
-        data = None if is_special else piece_bytes(piece, style)
+        data = piece_bytes(piece, style)
+        if is_special and data is not None and not data.isspace():
+            data = None  # a special as written; one of whitespace (a pair's newline) as marks
         if data is None:
             decoder.reset()
             labels.append(piece)

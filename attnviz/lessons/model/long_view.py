@@ -22,7 +22,7 @@ from attnviz.app.plot import plot, plot_row
 from attnviz.app.selection import selected_head, store_click
 from attnviz.encoder import Encoded, Encoder
 from attnviz.figures.grid import thumbnail_side
-from attnviz.figures.model import head_heatmap, head_values, model_view
+from attnviz.figures.model import head_heatmap, head_values, model_view, stretched_bound
 from attnviz.head_stats import sink_share
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.model.figures import residual_norms_figure
@@ -136,14 +136,25 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
         )
     )
     text_of = catalogue()
-    plot(
-        head_heatmap(weights, 0, 0, labels, labels, text_of).update_layout(
-            title={"text": t("model.head_title", layer=layer, head=head)}
-        ),
-        key="view_long_head",
+    head_bound, grid_bound = stretched_bound(weights[0, 0]), stretched_bound(thumbs, 0.99)
+    title = t("model.head_title", layer=layer, head=head)
+    figure = head_heatmap(weights, 0, 0, labels, labels, text_of, bound=head_bound, title=title)
+    plot(figure, key="view_long_head")
+    st.caption(
+        t(
+            "model.long.stretched",
+            head=f"{head_bound:.3g}",
+            grid=f"{grid_bound:.3g}",
+            tokens=f"{count:,}",
+        )
     )
-    fig = model_view(thumbs, text_of, selectable=True)
-    fig.update_layout(title={"text": t("model.long.grid_title", rows=lazy.BAND_ROWS)})
+    fig = model_view(
+        thumbs,
+        text_of,
+        selectable=True,
+        title=t("model.long.grid_title", rows=lazy.BAND_ROWS),
+        bound=grid_bound,
+    )
     on_click = functools.partial(store_click, LONG_GRID, (layer_key, head_key), selected_head)
     plot(fig, key=LONG_GRID, on_select=on_click)
     show_sinks(encoded, sink, key="view_long")
