@@ -238,7 +238,7 @@ class Encoder:
         self.token_style: str = piece_text.style_of(spec)  # how its pieces spell bytes (readable)
         self._backend.no_truncation()
         self._backend.no_padding()
-        self._token_types = "token_type_ids" in self.tokenizer.model_input_names
+        self.token_types = "token_type_ids" in self.tokenizer.model_input_names
         self._pair_newline = self._newline_between()  # a decoder reads a pair as A, "\n", B
         self.tokenizer_lock = threading.Lock()  # for callers of self.tokenizer itself
         self._vocab: list[str] | None = None  # id -> piece, built on first use
@@ -287,7 +287,7 @@ class Encoder:
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
         inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
-        if self._token_types:
+        if self.token_types:
             inputs["token_type_ids"] = torch.tensor([row.type_ids])  # (1, T)
         if self.kind == "encoder-decoder":
             return self._encode_seq2seq(tuple(texts), pieces, row, inputs, target, max_new_tokens)
@@ -331,7 +331,7 @@ class Encoder:
             input_ids[b, :n] = torch.tensor(row.ids)
             mask[b, :n] = 1
         inputs = {"input_ids": input_ids, "attention_mask": mask}
-        if self._token_types:  # single sentences: token types stay 0
+        if self.token_types:  # single sentences: token types stay 0
             inputs["token_type_ids"] = torch.zeros_like(input_ids)
         hidden, attn, embedded, logits = self._forward(inputs)
         results = []
@@ -524,7 +524,7 @@ class Encoder:
         row = self._assemble(pieces)
         input_ids = torch.tensor([row.ids])  # (1, T)
         inputs = {"input_ids": input_ids, "attention_mask": torch.ones_like(input_ids)}
-        if self._token_types:
+        if self.token_types:
             inputs["token_type_ids"] = torch.tensor([row.type_ids])
         reading, hidden, last, norms = self._read_lazy(inputs, progress)
         with torch.inference_mode():
@@ -572,6 +572,10 @@ class Encoder:
         if logits is None:
             return {}
         return self._named(*_top_rows(logits[0]))
+
+    def readable_piece(self, token_id: int) -> str:
+        """One vocabulary piece as a reader reads it ("␣cat" for "Ġcat")."""
+        return piece_text.readable([self._pieces_by_id()[token_id]], self.token_style)[0]
 
     def _pieces_by_id(self) -> list[str]:
         """Every id's piece, looked up once (the tokenizer's own lookup costs more per id)."""

@@ -4,12 +4,15 @@ resolved through attnviz.models so that nothing outside its roots is read."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from attnviz.app import loading
-from attnviz.app.feedback import markdown_literal
+from attnviz import models
+from attnviz.app import controls, loading
+from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.state import init_state
 from attnviz.errors import InputError
 from attnviz.i18n import t
 
@@ -21,6 +24,9 @@ if TYPE_CHECKING:  # the model stack is imported only when a page asks for the m
 # (ImportError), its files missing or unreadable (OSError), a config transformers rejects
 # (ValueError), weights that do not fit the model (RuntimeError).
 MODEL_FAULTS = (ImportError, OSError, ValueError, RuntimeError)
+# The picked model, shared by the pages that read one (Model attention, Across layers): a link
+# names it as ?model=, MINILM, SMOLLM2 or root/path (attnviz.models.resolve).
+MODEL = controls.text_control("model", "model_name", models.MINILM, max_chars=500)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -66,8 +72,6 @@ def picked_encoder(name: str) -> Encoder:
     A name the resolver or the checks refuse raises InputError (nothing is loaded); a model
     that fails to load raises one of MODEL_FAULTS. Either way the caller shows the reason.
     """
-    from attnviz import models
-
     if name == models.MINILM:
         return encoder()
     if name == models.SMOLLM2 and not models.smollm2_ready():
@@ -83,8 +87,6 @@ def picked_encoder(name: str) -> Encoder:
 def _convert_smollm2() -> None:
     """SmolLM2's folder made from its wheel, with a progress bar (once per server: a session
     that finds another converting waits for it on the conversion's lock)."""
-    from attnviz import models
-
     models.smollm2_gguf()  # InputError, saying how to install it, before any bar
     with loading.lock():
         import transformers  # noqa: F401  (imported here, under the lock, not mid-conversion)
@@ -157,3 +159,49 @@ def classifier() -> tuple[Classifier | None, str]:
             return _load_classifier(str(path)), str(path)
     except (*MODEL_FAULTS, InputError) as err:
         return None, str(err)
+
+
+# --- the picker ----------------------------------------------------------------------------
+
+
+@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
+def _found(roots: str) -> list[models.Found]:
+    """The picker's folders under `roots` (ATTNVIZ_MODEL_DIRS's value), walked again at most
+    every 30 s, so that a new download appears."""
+    return models.discover(models.roots(roots))
+
+
+def pick_model() -> Encoder:
+    """Sidebar: the model picker; the chosen model, loaded with progress.
+
+    A name the server refuses (outside its folders, pickle weights, remote code, too big, a
+    broken config) is shown with the reason, kept in the picker, and the shipped model is used.
+    """
+    init_state(MODEL.key, MODEL.default)
+    found = {f.name: f.label for f in _found(os.environ.get(models.ROOTS_VARIABLE, ""))}
+    labels = {
+        models.MINILM: t("model.picker.minilm"),
+        models.SMOLLM2: t("model.picker.smollm2"),
+        **found,
+    }
+    current = str(st.session_state[MODEL.key])
+    if current not in labels:  # from a link: kept, and checked below like any other name
+        labels[current] = current
+    with st.sidebar:
+        name = st.selectbox(
+            t("model.picker"),
+            list(labels),
+            format_func=lambda n: labels.get(n, n),
+            key=MODEL.key,
+            help=t("model.picker.help", variable=models.ROOTS_VARIABLE),
+            persist_state="session",
+        )
+    try:
+        return picked_encoder(str(name))
+    except InputError as err:  # refused before loading: the reason is the message
+        show_error(err)
+    except MODEL_FAULTS as err:  # transformers could not load what passed the checks
+        detail = markdown_literal(f"{type(err).__name__}: {err}"[:500])
+        st.error(t("model.picker.failed", name=markdown_literal(str(name)), detail=detail))
+    st.info(t("model.picker.fallback"), icon=":material/undo:")
+    return encoder()

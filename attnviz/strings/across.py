@@ -7,13 +7,15 @@ EN: dict[str, str] = {
     "across.nav": "Across layers",
     "across.title": "Across layers and heads",
     "across.tour": (
-        "Attention followed through all-MiniLM-L6-v2's layers (rollout and flow), what each head "
-        "does in numbers, and gradient saliency beside attention."
+        "Attention followed through a model's layers (all-MiniLM-L6-v2, SmolLM2 or any picked "
+        "folder: rollout and flow), what each head does in numbers, and gradient saliency "
+        "beside attention."
     ),
     "across.intro": (
         "One head's weights say little about what a model uses: each layer mixes the tokens "
         "again, and the residual connection carries every token past the attention. This page "
-        "follows attention through all layers of all-MiniLM-L6-v2 (Abnar & Zuidema 2020, "
+        "follows attention through all layers of the picked model (all-MiniLM-L6-v2 unless the "
+        "sidebar names another; Abnar & Zuidema 2020, "
         "*Quantifying Attention Flow in Transformers*), measures what each head does (Clark et "
         "al. 2019, *What Does BERT Look At?*), and sets gradient saliency beside attention, "
         "since attention weights are not explanations by themselves (Jain & Wallace 2019; "
@@ -101,6 +103,17 @@ EN: dict[str, str] = {
     "across.target": "Target",
     "across.target.similarity": "Similarity of A and B (cosine)",
     "across.target.verdict": "NLI verdict (trained classifier)",
+    "across.target.next": "The next token's log-probability",
+    "across.saliency.next": (
+        "The model's most probable token after the text is **{token}**; the target, its "
+        "log-probability, is **{value}**."
+    ),
+    "across.saliency.title.next": "The next token: rollout and saliency per token",
+    "across.series.rollout_last": "rollout from the last position",
+    "across.saliency.decoder": (
+        "A causal language model reads A, a newline and B as one text; the target is the "
+        "log-probability of the token it predicts next."
+    ),
     "across.baseline": "Baseline of integrated gradients",
     "across.baseline.zeros": "zero vectors",
     "across.baseline.pad": "[PAD] rows, [CLS] and [SEP] kept",
@@ -167,13 +180,14 @@ KO: dict[str, str] = {
     "across.nav": "층을 가로질러",
     "across.title": "층과 헤드를 가로질러",
     "across.tour": (
-        "all-MiniLM-L6-v2의 층을 따라가는 어텐션(롤아웃과 플로), 각 헤드가 하는 일을 나타내는 "
-        "수치, 그리고 어텐션 옆에 놓은 그래디언트 중요도."
+        "모델(all-MiniLM-L6-v2, SmolLM2 또는 고른 폴더)의 층을 따라가는 어텐션(롤아웃과 플로), "
+        "각 헤드가 하는 일을 나타내는 수치, 그리고 어텐션 옆에 놓은 그래디언트 중요도."
     ),
     "across.intro": (
         "헤드 하나의 가중치만으로는 모델이 무엇을 쓰는지 알기 어렵습니다. 층마다 토큰이 다시 "
         "섞이고, 잔차 연결이 모든 토큰을 어텐션 너머로 실어 나르기 때문입니다. 이 페이지는 "
-        "all-MiniLM-L6-v2의 모든 층을 따라 어텐션을 추적하고(Abnar & Zuidema 2020, "
+        "고른 모델(사이드바에서 바꾸지 않으면 all-MiniLM-L6-v2)의 모든 층을 따라 어텐션을 "
+        "추적하고(Abnar & Zuidema 2020, "
         "*Quantifying Attention Flow in Transformers*), 각 헤드가 하는 일을 재며(Clark et al. "
         "2019, *What Does BERT Look At?*), 어텐션 가중치만으로는 설명이 되지 않으므로(Jain & "
         "Wallace 2019; Wiegreffe & Pinter 2019) 어텐션 옆에 그래디언트 중요도를 놓습니다. 문장 "
@@ -257,6 +271,17 @@ KO: dict[str, str] = {
     "across.target": "대상",
     "across.target.similarity": "A와 B의 유사도(코사인)",
     "across.target.verdict": "NLI 판정(학습된 분류기)",
+    "across.target.next": "다음 토큰의 로그 확률",
+    "across.saliency.next": (
+        "글 다음에 올 가장 그럴듯한 토큰은 **{token}**이며, 대상인 그 로그 확률은 "
+        "**{value}**입니다."
+    ),
+    "across.saliency.title.next": "다음 토큰: 토큰별 롤아웃과 중요도",
+    "across.series.rollout_last": "마지막 위치에서 시작한 롤아웃",
+    "across.saliency.decoder": (
+        "인과 언어 모델은 A, 줄바꿈, B를 한 글로 읽습니다. 대상은 모델이 다음에 예측하는 "
+        "토큰의 로그 확률입니다."
+    ),
     "across.baseline": "적분 그래디언트의 기준점",
     "across.baseline.zeros": "영벡터",
     "across.baseline.pad": "[PAD] 행([CLS]와 [SEP]은 유지)",

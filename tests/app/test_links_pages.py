@@ -364,14 +364,14 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "hidden": "50", "epochs": "3", "pairs": "500", "watch": "4",
     },
     ACROSS: {
-        "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.", "view": "saliency",
-        "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
+        "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
+        "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
         "target": "verdict", "baseline": "pad", "steps": "8",
     },
     MODEL: {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
         "target": "It rests.", "view": "neuron", "stack": "cross", "layer": "2", "head": "3",
-        "query": "2", "hide": "1", "renorm": "0", "merge": "1", "block": "AB",
+        "query": "2", "hide": "1", "renorm": "0", "merge": "1", "block": "AB", "long": "1",
     },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",

@@ -4,7 +4,9 @@ all-MiniLM-L6-v2 for two targets, each sentence read alone as the model reads it
 - "similarity": the cosine of the two sentences' mean-pooled last hidden states, the score
   sentence-transformers gives a pair (its L2 normalising does not change a cosine);
 - "verdict": the trained NLI classifier's logit of the label it predicts, through the embedding
-  it was trained on (MiniLM's contextual layer or its word-embedding rows).
+  it was trained on (MiniLM's contextual layer or its word-embedding rows);
+- "next", for a causal language model: the log-probability of the token it predicts after the
+  text (the pair read as one text, A, a newline, B), through every position's embedding row.
 
 Saliency is taken with respect to the word-embedding output: each sentence's rows
 [CLS] A [SEP] and [CLS] B [SEP], concatenated (T_a + T_b, d), go into the model as
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -43,7 +45,7 @@ STATISTICS: dict[str, bool] = {
     "next": True,
     "diagonal": True,
 }
-TARGETS = ("similarity", "verdict")
+TARGETS = ("similarity", "verdict", "next")
 BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept
 
 
@@ -70,12 +72,14 @@ class Saliency:
     sentence: list[int]  # 0 for A's tokens, 1 for B's
     special: list[bool]
     target: str
-    label: int | None  # the verdict's label (an index of LABELS), None for the similarity
+    label: int | None  # the verdict's label (an index of LABELS), the next token's id; None
+    # for the similarity
     value: float  # f(x): the target at the sentences' embeddings
     baseline_value: float  # f(x') at the baseline
     gradient_x_input: torch.Tensor  # (T,)
     integrated: torch.Tensor  # (T,) integrated gradients, summing to about value - baseline_value
-    rollout: torch.Tensor | None  # (T,) each sentence's [CLS] row of its last-layer rollout
+    rollout: torch.Tensor | None  # (T,) each sentence's [CLS] row of its last-layer rollout (a
+    # decoder's: the last position's row)
 
 
 def _readings(encoder: Encoder, text_a: str, text_b: str) -> list[Encoded]:
@@ -89,13 +93,22 @@ def _split(x: torch.Tensor, sizes: list[int]) -> list[torch.Tensor]:
 def _hidden(encoder: Encoder, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """Every hidden state (L + 1 of (T, d)) of one sentence from its word-embedding rows."""
     ones = torch.ones(1, rows.shape[0], dtype=torch.long)
+    types = {"token_type_ids": torch.zeros_like(ones)} if encoder.token_types else {}
     out = encoder.model(
-        inputs_embeds=rows[None],
-        token_type_ids=torch.zeros_like(ones),
-        attention_mask=ones,
-        output_hidden_states=True,
+        inputs_embeds=rows[None], attention_mask=ones, output_hidden_states=True, **types
     )
     return tuple(state[0] for state in out.hidden_states)
+
+
+def next_token_forward(encoder: Encoder, token: int) -> Callable[[torch.Tensor], torch.Tensor]:
+    """(T, d) word-embedding rows of one text -> the log-probability of `token` after it."""
+
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        ones = torch.ones(1, x.shape[0], dtype=torch.long)
+        logits = encoder.model(inputs_embeds=x[None], attention_mask=ones).logits[0, -1]
+        return torch.log_softmax(logits.float(), dim=-1)[token]
+
+    return forward
 
 
 def similarity_forward(
@@ -161,7 +174,7 @@ def spearman(a: torch.Tensor, b: torch.Tensor) -> float:
 def token_saliency(
     encoder: Encoder,
     text_a: str,
-    text_b: str,
+    text_b: str | None,
     *,
     target: str = "similarity",
     classifier: Classifier | None = None,
@@ -173,6 +186,12 @@ def token_saliency(
     encoded alone, beside each sentence's rollout from its [CLS] row (the similarity only)."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}: choose one of {', '.join(TARGETS)}")
+    if target == "next" or encoder.kind == "decoder":
+        return next_token_saliency(
+            encoder, text_a, text_b, baseline=baseline, steps=steps, progress=progress
+        )
+    if text_b is None:
+        raise ValueError("the similarity and the verdict compare two sentences: type B too")
     readings = _readings(encoder, text_a, text_b)
     sizes = [len(r.tokens) for r in readings]
     x = torch.cat([r.input_embeddings for r in readings]).float()  # (T, d)
@@ -189,22 +208,68 @@ def token_saliency(
         with torch.no_grad():
             label = int(verdict_forward(classifier, sizes)(x).argmax())
         forward = verdict_forward(classifier, sizes, label)
-    with torch.no_grad():
-        value = float(forward(x))
-        baseline_value = float(forward(torch.zeros_like(x) if start is None else start))
     return Saliency(
-        tokens=[tok for r in readings for tok in r.tokens],
+        tokens=[label for r in readings for label in r.labels],
         sentence=[i for i, size in enumerate(sizes) for _ in range(size)],
         special=[s for r in readings for s in r.special],
         target=target,
         label=label,
-        value=value,
-        baseline_value=baseline_value,
-        gradient_x_input=saliency.gradient_x_input(forward, x),
-        integrated=saliency.integrated_gradients(
+        rollout=rollout,
+        **_attributed(forward, x, start, steps, progress),
+    )
+
+
+def _attributed(
+    forward: Callable[[torch.Tensor], torch.Tensor],
+    x: torch.Tensor,
+    start: torch.Tensor | None,
+    steps: int,
+    progress: Callable[[float], None] | None,
+) -> dict[str, Any]:
+    """The target at x and at the baseline, gradient x input and integrated gradients."""
+    with torch.no_grad():
+        value = float(forward(x))
+        baseline_value = float(forward(torch.zeros_like(x) if start is None else start))
+    return {
+        "value": value,
+        "baseline_value": baseline_value,
+        "gradient_x_input": saliency.gradient_x_input(forward, x),
+        "integrated": saliency.integrated_gradients(
             forward, x, baseline=start, steps=steps, progress=progress
         ),
-        rollout=rollout,
+    }
+
+
+def next_token_saliency(
+    encoder: Encoder,
+    text_a: str,
+    text_b: str | None,
+    *,
+    baseline: str = "zeros",
+    steps: int = 32,
+    progress: Callable[[float], None] | None = None,
+) -> Saliency:
+    """A causal language model's saliency: gradient x input and integrated gradients of the
+    log-probability of the token it predicts after the text (A, a newline, B), beside the
+    last position's row of the last-layer rollout (the position that predicts it)."""
+    if encoder.kind != "decoder":
+        raise ValueError(
+            f"the next token's probability needs a causal language model, not a {encoder.kind}"
+        )
+    reading = encoder.encode(text_a, text_b)
+    x = reading.input_embeddings.float()  # (T, d)
+    assert reading.next_token_ids is not None
+    token = int(reading.next_token_ids[-1, 0])
+    forward = next_token_forward(encoder, token)
+    start = baseline_rows(encoder, [reading], baseline)
+    return Saliency(
+        tokens=list(reading.labels),
+        sentence=list(reading.segments),
+        special=list(reading.special),
+        target="next",
+        label=token,
+        rollout=attention_rollout(reading.every_attention())[-1, -1],
+        **_attributed(forward, x, start, steps, progress),
     )
 
 

@@ -14,8 +14,8 @@ import streamlit as st
 import torch
 
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import show_error
-from attnviz.app.model import classifier, encoder
+from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.model import MODEL, classifier, pick_model
 from attnviz.app.plot import csv_download, download_csv, plot, table
 from attnviz.app.selection import selected_cell, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
@@ -27,7 +27,6 @@ from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import (
     BASELINES,
     STATISTICS,
-    TARGETS,
     Saliency,
     correlations,
     head_statistics,
@@ -63,10 +62,15 @@ STATISTIC_TITLES = {
     "next": "across.stat.next",
     "diagonal": "across.stat.diagonal",
 }
-TARGET_NAMES = {"similarity": "across.target.similarity", "verdict": "across.target.verdict"}
+TARGET_NAMES = {
+    "similarity": "across.target.similarity",
+    "verdict": "across.target.verdict",
+    "next": "across.target.next",
+}
 SALIENCY_TITLES = {
     "similarity": "across.saliency.title.similarity",
     "verdict": "across.saliency.title.verdict",
+    "next": "across.saliency.title.next",
 }
 BASELINE_NAMES = {"zeros": "across.baseline.zeros", "pad": "across.baseline.pad"}
 CORRELATIONS = {
@@ -77,6 +81,7 @@ CORRELATIONS = {
 MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
 MAX_ROW = 2 * MAX_TOKENS + 2  # the last position of a pair, [CLS] and both [SEP] included
 STEP_CHOICES = (8, 16, 32, 64, 128, 256)
+ENCODER_TARGETS = ("similarity", "verdict")  # a causal language model's is its next token
 _, _A, _B = PRESETS[DEFAULT_PRESET]
 PRESET = controls.choice_control("preset", "across_preset", DEFAULT_PRESET, tuple(PRESETS))
 SENTENCE_A = controls.text_control("a", "across_sentence_a", _A)
@@ -90,11 +95,11 @@ LAYER = controls.int_control("layer", "across_layer", ALL_LAYERS, ALL_LAYERS, MA
 ROW = controls.int_control("row", "across_row", 0, 0, MAX_ROW)
 HEAD_LAYER = controls.int_control("hlayer", "across_head_layer", 0, 0, MAX_LAYERS - 1)
 HEAD = controls.int_control("head", "across_head", 0, 0, 63)
-TARGET = controls.choice_control("target", "across_target", "similarity", TARGETS)
+TARGET = controls.choice_control("target", "across_target", "similarity", ENCODER_TARGETS)
 BASELINE = controls.choice_control("baseline", "across_baseline", "zeros", BASELINES)
 STEPS = controls.ladder_control("steps", "across_steps", 32, STEP_CHOICES)
 LINK: tuple[controls.Control, ...] = (
-    PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
+    MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
     BASELINE, STEPS,
 )  # fmt: skip
 KEPT = cache.Kept()  # flows and saliencies: they show a progress bar while they are computed
@@ -103,14 +108,18 @@ T = TypeVar("T")
 
 
 @cache.results
-def read(_encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
-    """The model's reading of a sentence or a pair, [CLS] A [SEP] B [SEP] (cached on the texts)."""
+def read(model_path: str, _encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
+    """The model's reading of a sentence or a pair, [CLS] A [SEP] B [SEP] for MiniLM, A, a
+    newline, B for a decoder (cached on the model and the texts)."""
     return _encoder.encode(text_a, text_b)
 
 
 @cache.results
-def rollout_of(texts: tuple[str, ...], fusion: str, _attn: torch.Tensor) -> torch.Tensor:
-    """(L, T, T) rollout of the reading of `texts`."""
+def rollout_of(
+    model_path: str, texts: tuple[str, ...], fusion: str, _attn: torch.Tensor
+) -> torch.Tensor:
+    """(L, T, T) rollout of the model's reading of `texts` (causal for a decoder: its
+    attention is)."""
     return attention_rollout(_attn, fusion)
 
 
@@ -151,7 +160,7 @@ def choose_path(encoded: Encoded, num_layers: int) -> tuple[str, int, int]:
     if not ALL_LAYERS <= int(st.session_state[LAYER.key]) < num_layers - 1:
         st.session_state[LAYER.key] = ALL_LAYERS
     clamp(ROW, len(encoded.tokens))  # before the widget that holds it is drawn
-    names = token_names(encoded.tokens)
+    names = token_names(encoded.labels)
     last = num_layers - 1
     with st.sidebar:
         fusion = controls.select(
@@ -183,7 +192,7 @@ def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) 
     """The rollout through layers 0..layer, the row's attribution beside that layer's raw
     attention, and the row's attribution layer by layer."""
     text = catalogue()
-    tokens = encoded.tokens
+    tokens = encoded.labels  # each piece as its text
     st.markdown(t("across.rollout.explain"))
     left, right = st.columns(2)
     with left:
@@ -214,7 +223,7 @@ def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) 
 def show_flow(encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, row: int) -> None:
     """The attention flow through layers 0..layer (capped at MAX_FLOW_TOKENS), its row beside
     rollout's."""
-    tokens = encoded.tokens
+    tokens = encoded.labels  # each piece as its text
     st.markdown(t("across.flow.explain", limit=MAX_FLOW_TOKENS))
     if len(tokens) > MAX_FLOW_TOKENS:
         st.info(t("across.flow.too_long", count=len(tokens), limit=MAX_FLOW_TOKENS))
@@ -283,7 +292,7 @@ def show_heads(encoded: Encoded, num_layers: int, num_heads: int) -> None:
     with left:
         plot(
             head_heatmap(
-                encoded.every_attention(), layer, head, encoded.tokens, encoded.tokens, text
+                encoded.every_attention(), layer, head, encoded.labels, encoded.labels, text
             ),
             key="across_head_view",
         )
@@ -309,12 +318,20 @@ def rank_of(values: torch.Tensor, layer: int, head: int) -> str:
     return f"{place} / {flat.numel()}"
 
 
-def choose_saliency(has_classifier: bool) -> tuple[str, str, int]:
-    """The target, the baseline and the number of integration steps."""
+def choose_saliency(has_classifier: bool, causal: bool) -> tuple[str, str, int]:
+    """The target (a causal language model's is its next token), the baseline and the number
+    of integration steps."""
     columns = st.columns([2, 2, 3])
-    target = controls.select(
-        TARGET, t("across.target"), lambda k: t(TARGET_NAMES[k]), where=columns[0]
-    )
+    if causal:
+        target = "next"
+        columns[0].markdown(f"{t('across.target')}: {t(TARGET_NAMES['next'])}")
+    else:
+        target = controls.select(
+            TARGET,
+            t("across.target"),
+            lambda k: t(TARGET_NAMES[k]),
+            where=columns[0],
+        )
     if target == "verdict" and not has_classifier:
         target = "similarity"
     baseline = controls.select(
@@ -331,15 +348,19 @@ def choose_saliency(has_classifier: bool) -> tuple[str, str, int]:
 def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
     """Gradient x input and integrated gradients for the chosen target, beside rollout."""
     st.markdown(t("across.saliency.explain"))
-    if text_b is None:
+    causal = model.kind == "decoder"
+    if causal:
+        st.caption(t("across.saliency.decoder"))
+    elif text_b is None:
         st.info(t("across.saliency.needs_b"))
         return
-    trained, name = classifier()
+    trained, name = classifier() if model.shipped else (None, model.name)
     usable = trained is not None and trained.source in ("contextual", "static")
-    target, baseline, steps = choose_saliency(usable)
+    target, baseline, steps = choose_saliency(usable, causal)
     if st.session_state.get(TARGET.key) == "verdict" and not usable:
         st.info(t("across.saliency.no_classifier", detail=name))
-    key = ("saliency", text_a, text_b, target, baseline, steps, name if target == "verdict" else "")
+    verdict = name if target == "verdict" else ""
+    key = ("saliency", str(model.path), text_a, text_b, target, baseline, steps, verdict)
     result = with_progress(
         key,
         t("across.saliency.computing", steps=steps),
@@ -354,20 +375,26 @@ def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
             progress=progress,
         ),
     )
-    show_saliency_result(result)
+    show_saliency_result(result, model)
 
 
-def show_saliency_result(result: Saliency) -> None:
+def show_saliency_result(result: Saliency, model: Encoder) -> None:
     """The bars, the target's values and completeness, the rank correlations, a table."""
-    if result.label is None:
+    if result.target == "next" and result.label is not None:
+        token = markdown_literal(model.readable_piece(result.label))
+        st.markdown(t("across.saliency.next", token=token, value=f"{result.value:.4f}"))
+    elif result.label is None:
         st.markdown(t("across.saliency.similarity", value=f"{result.value:.4f}"))
     else:
         label = t(LABEL_KEYS[LABELS[result.label]])
         st.markdown(t("across.saliency.verdict", label=label, value=f"{result.value:.4f}"))
     panels = []
     y_titles = []
+    rollout_name = t(
+        "across.series.rollout_last" if result.target == "next" else "across.series.rollout_cls"
+    )
     if result.rollout is not None:
-        panels.append({t("across.series.rollout_cls"): result.rollout})
+        panels.append({rollout_name: result.rollout})
         y_titles.append(t("across.share"))
     panels.append({
         t("across.series.gxi"): result.gradient_x_input,
@@ -411,7 +438,7 @@ def show_saliency_result(result: Saliency) -> None:
         t("across.series.ig"): result.integrated.tolist(),
     }
     if result.rollout is not None:
-        per_token[t("across.series.rollout_cls")] = result.rollout.tolist()
+        per_token[rollout_name] = result.rollout.tolist()
     table(pd.DataFrame(per_token), t("across.saliency.csv"), key="across_saliency_table")
 
 
@@ -419,13 +446,13 @@ def show() -> None:
     links.restore_link(LINK, page="across")
     for control in LINK:  # every view's settings, whichever view draws its widgets
         init_state(control.key, control.default)
-    model = encoder()
+    model = pick_model()
     links.publish_link(LINK)
     try:
         text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)
         view = controls.select(VIEW, t("across.view"), lambda v: t(VIEWS[v]), widget="segmented")
         with st.spinner(t("model.computing")):
-            encoded = read(model, text_a, text_b)
+            encoded = read(str(model.path), model, text_a, text_b)
     except ValueError as err:
         show_error(err)
         return
@@ -436,7 +463,9 @@ def show() -> None:
         st.warning(t("model.caveat"))
     if view in ("rollout", "flow"):
         fusion, layer, row = choose_path(encoded, model.num_layers)
-        rollout = rollout_of(tuple(encoded.texts), fusion, encoded.every_attention())
+        rollout = rollout_of(
+            str(model.path), tuple(encoded.texts), fusion, encoded.every_attention()
+        )
         if view == "rollout":
             show_rollout(encoded, rollout, layer, row)
         else:

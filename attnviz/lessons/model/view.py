@@ -6,7 +6,6 @@ bertviz's head view, a causal language model's next tokens, and the neuron view 
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 
 import pandas as pd
@@ -14,11 +13,10 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
-from attnviz import models
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.matrix_input import SELF_ATTENTION, SOURCE, TEXTS
-from attnviz.app.model import MODEL_FAULTS, encoder, picked_encoder
+from attnviz.app.model import MODEL, pick_model
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.selection import selected_cell, selected_head, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, MAX_SENTENCE_CHARS, PRESETS, sentence_pair
@@ -74,7 +72,6 @@ KIND_NAMES = {
 MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
 LAST = -1  # the query token: -1 is the last one
 _, _A, _B = PRESETS[DEFAULT_PRESET]
-MODEL = controls.text_control("model", "model_name", models.MINILM, max_chars=500)
 PRESET = controls.choice_control("preset", "model_preset", DEFAULT_PRESET, tuple(PRESETS))
 SENTENCE_A = controls.text_control("a", "model_sentence_a", _A)
 SENTENCE_B = controls.text_control("b", "model_sentence_b", _B)
@@ -114,49 +111,6 @@ class ModelChoice:
 
 
 # --- the model -------------------------------------------------------------------------------
-
-
-@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
-def _found(roots: str) -> list[models.Found]:
-    """The picker's folders under `roots` (ATTNVIZ_MODEL_DIRS's value), walked again at most
-    every 30 s, so that a new download appears."""
-    return models.discover(models.roots(roots))
-
-
-def pick_model() -> Encoder:
-    """Sidebar: the model picker; the chosen model, loaded with progress.
-
-    A name the server refuses (outside its folders, pickle weights, remote code, too big, a
-    broken config) is shown with the reason, kept in the picker, and the shipped model is used.
-    """
-    init_state(MODEL.key, MODEL.default)
-    found = {f.name: f.label for f in _found(os.environ.get(models.ROOTS_VARIABLE, ""))}
-    labels = {
-        models.MINILM: t("model.picker.minilm"),
-        models.SMOLLM2: t("model.picker.smollm2"),
-        **found,
-    }
-    current = str(st.session_state[MODEL.key])
-    if current not in labels:  # from a link: kept, and checked below like any other name
-        labels[current] = current
-    with st.sidebar:
-        name = st.selectbox(
-            t("model.picker"),
-            list(labels),
-            format_func=lambda n: labels.get(n, n),
-            key=MODEL.key,
-            help=t("model.picker.help", variable=models.ROOTS_VARIABLE),
-            persist_state="session",
-        )
-    try:
-        return picked_encoder(str(name))
-    except InputError as err:  # refused before loading: the reason is the message
-        show_error(err)
-    except MODEL_FAULTS as err:  # transformers could not load what passed the checks
-        detail = markdown_literal(f"{type(err).__name__}: {err}"[:500])
-        st.error(t("model.picker.failed", name=markdown_literal(str(name)), detail=detail))
-    st.info(t("model.picker.fallback"), icon=":material/undo:")
-    return encoder()
 
 
 @cache.results
