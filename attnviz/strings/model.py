@@ -189,6 +189,12 @@ EN: dict[str, str] = {
     "model.view.neuron": "Neuron view",
     "model.lines": "Head view: the enlarged head as lines",
     "model.lines_title": "Layer {layer}, head {head}: queries (left) to keys (right)",
+    "model.lines_one": "Only the lines of {token} (click another token to follow it).",
+    "model.lines_all": "Show every token's lines",
+    "model.lines_too_many": (
+        "The head view draws at most {limit} tokens; this reading has {count}: the heatmap above "
+        "shows the head whole."
+    ),
     "model.lines_strongest": (
         "Above {limit} tokens, only each token's {count} strongest lines are drawn."
     ),
@@ -426,6 +432,12 @@ KO: dict[str, str] = {
     "model.view.neuron": "뉴런 보기",
     "model.lines": "헤드 보기: 확대한 헤드를 선으로",
     "model.lines_title": "{layer}층, {head}번 헤드: 쿼리(왼쪽)에서 키(오른쪽)로",
+    "model.lines_one": "{token}의 선만 그립니다(다른 토큰을 클릭하면 그 토큰을 따라갑니다).",
+    "model.lines_all": "모든 토큰의 선 보기",
+    "model.lines_too_many": (
+        "헤드 보기는 토큰을 최대 {limit}개까지 그립니다. 이 읽기에는 {count}개가 있으니 위의 "
+        "히트맵에서 헤드 전체를 보세요."
+    ),
     "model.lines_strongest": "토큰이 {limit}개를 넘으면 토큰마다 가장 강한 선 {count}개만 그립니다.",
     "model.truncated_total": (
         "글이 모델의 {limit}개 토큰에 맞도록 문장 {which}을(를) 잘랐습니다(긴 문장부터)."

@@ -93,6 +93,9 @@ LINK: tuple[controls.Control, ...] = (
 GRID = "view_grid"
 HEAD_CHART = "view_head"
 CLICKED_KEY = "model_clicked_key"  # store_click writes a cell as (row, column): the column here
+LINES_CHART = "view_lines"
+LINES_TOKEN, LINES_SIDE = "model_lines_token", "model_lines_side"  # a clicked token of the lines
+LINES_MAX = 256  # tokens the head view draws at most
 PLAYGROUND = "pages/1_Playground.py"
 
 
@@ -223,15 +226,45 @@ def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: Mod
         plot(figures[HEAD_CHART], key=HEAD_CHART, on_select=on_click)
     with right:
         plot(figures["view_average"], key="view_average")
-    weights = attn[choice.layer, choice.head]  # (r, c)
+    show_lines(attn[choice.layer, choice.head], rows, cols, choice)
+
+
+def show_lines(
+    weights: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice
+) -> None:
+    """The enlarged head as bertviz's head view, up to LINES_MAX tokens: a click on a token
+    keeps only its lines (a button brings the others back); above LINES_ABOVE tokens each
+    token's strongest lines."""
     many = max(weights.shape) > LINES_ABOVE
-    if many:
-        weights = strongest_lines(weights)
-    title = t("model.lines_title", layer=choice.layer, head=choice.head)
     with st.expander(t("model.lines"), expanded=not many):
-        if many:
+        if max(weights.shape) > LINES_MAX:
+            st.caption(t("model.lines_too_many", count=max(weights.shape), limit=LINES_MAX))
+            return
+        index, side = st.session_state.get(LINES_TOKEN), st.session_state.get(LINES_SIDE)
+        if side in (0, 1) and isinstance(index, int) and 0 <= index < weights.shape[side]:
+            kept = torch.zeros_like(weights)
+            if side == 0:
+                kept[index] = weights[index]  # the query's lines to every key
+            else:
+                kept[:, index] = weights[:, index]  # every query's line to the key
+            weights = kept
+            label = rows[index] if side == 0 else cols[index]
+            st.caption(t("model.lines_one", token=markdown_literal(label)))
+            st.button(t("model.lines_all"), on_click=_all_lines, key="model_lines_all")
+        elif many:
+            weights = strongest_lines(weights)
             st.caption(t("model.lines_strongest", count=LINES_PER_TOKEN, limit=LINES_ABOVE))
-        plot(head_lines(weights, rows, cols, title=title, text=catalogue()), key="view_lines")
+        title = t("model.lines_title", layer=choice.layer, head=choice.head)
+        on_click = functools.partial(store_click, LINES_CHART, (LINES_TOKEN, LINES_SIDE))
+        plot(
+            head_lines(weights, rows, cols, title=title, text=catalogue()),
+            key=LINES_CHART,
+            on_select=on_click,
+        )
+
+
+def _all_lines() -> None:
+    st.session_state[LINES_TOKEN] = None
 
 
 def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice) -> None:

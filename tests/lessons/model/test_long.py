@@ -144,3 +144,18 @@ def test_a_short_reading_shows_the_sinks_and_hides_the_first_token(smol: Encoder
         z_of(at, "view_head"), weights / weights.sum(-1, keepdim=True), atol=1e-5
     )
     assert "The first token took on average" in " ".join(c.value for c in at.caption)
+
+
+def test_a_clicked_token_keeps_only_its_lines() -> None:
+    at = open_page(MODEL)
+    at.session_state[model_view.LINES_TOKEN] = 2
+    at.session_state[model_view.LINES_SIDE] = 0  # the third query token, as a click writes it
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    lines = [t for t in chart(at, model_view.LINES_CHART)["data"] if t["mode"] == "lines"]
+    starts = {y for trace in lines for y in decode(trace["y"])[0::3]}
+    assert starts == {2.0}  # every line drawn leaves query 2
+    assert "Only the lines of" in " ".join(c.value for c in at.caption)
+    at.button(key="model_lines_all").click().run()
+    lines = [t for t in chart(at, model_view.LINES_CHART)["data"] if t["mode"] == "lines"]
+    assert len({y for trace in lines for y in decode(trace["y"])[0::3]}) > 1
