@@ -36,7 +36,7 @@ def child(kind: str, length: int) -> dict[str, float]:
     import torch
 
     torch.set_num_threads(1)
-    from attnviz import models
+    from attnviz.transformer import models
 
     folder = models.resolve(models.SMOLLM2)
     started = time.perf_counter()

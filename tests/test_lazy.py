@@ -110,3 +110,24 @@ def test_other_callers_see_eager_attention_while_one_reads_lazily(smol: Encoder)
     with lazy.capture():
         assert lazy.active()
     assert smol.encode("The cat sat.").attentions is not None
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "gpt_neox", "qwen2", "bert", "roberta", "t5"])
+def test_recompute_attention_works_for_every_family_the_neuron_view_reads(
+    tiny: dict[str, Path], name: str
+) -> None:
+    from attnviz.encoder import recompute_attention
+
+    encoder = Encoder(tiny[name])
+    encoded = encoder.encode(" ".join(families.corpus()[:2]), "A dog runs.", max_length=64)
+    for layer in range(encoder.num_layers):
+        ours = recompute_attention(encoder, encoded, layer)
+        torch.testing.assert_close(ours, encoded.every_attention()[layer], atol=1e-5, rtol=0)
+    if encoded.kind == "encoder-decoder":  # T5's decoder self-attention and cross-attention
+        assert encoded.decoder_attentions is not None and encoded.cross_attentions is not None
+        for stack, expected in (
+            ("decoder", encoded.decoder_attentions),
+            ("cross", encoded.cross_attentions),
+        ):
+            ours = recompute_attention(encoder, encoded, 0, stack=stack)
+            torch.testing.assert_close(ours, expected[0], atol=1e-5, rtol=0)

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from attnviz import models
 from attnviz.app import controls, loading
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.state import init_state
 from attnviz.errors import InputError
 from attnviz.i18n import t
+from attnviz.transformer import models
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoder

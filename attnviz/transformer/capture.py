@@ -24,7 +24,7 @@ import torch
 
 from attnviz.transformer import lazy
 
-_RECORDER: contextvars.ContextVar[list[_Call] | None] = contextvars.ContextVar(
+_RECORDER: contextvars.ContextVar[list[Call] | None] = contextvars.ContextVar(
     "attnviz_neurons", default=None
 )
 _PATCHED: set[str] = set()
@@ -32,7 +32,7 @@ _PATCH_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
-class _Call:
+class Call:
     """One call of an attention function, as recorded."""
 
     module: Any
@@ -73,7 +73,7 @@ def _recording(original: Any) -> Any:
         calls = _RECORDER.get()
         if calls is not None:
             calls.append(
-                _Call(
+                Call(
                     module,
                     query.detach(),
                     key.detach(),
@@ -97,9 +97,9 @@ def _scaling(args: tuple[Any, ...], kwargs: dict[str, Any]) -> float | None:
 
 
 @contextmanager
-def capture() -> Iterator[list[_Call]]:
+def capture() -> Iterator[list[Call]]:
     """Record the attention calls this thread makes inside the block."""
-    calls: list[_Call] = []
+    calls: list[Call] = []
     token = _RECORDER.set(calls)
     try:
         yield calls

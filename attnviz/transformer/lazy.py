@@ -3,12 +3,13 @@ keys and values, and one head's weights computed when asked, tile by tile.
 
 At 4,096 tokens every layer's and head's (T, T) attention would be 30 x 9 x 16.8M x 4 bytes =
 18 GB for SmolLM2. Here the model runs as usual, but each layer's attention function, the
-family's `eager_attention_forward` that attnviz.neurons wraps once per modeling module, runs
-torch's fused scaled-dot-product attention instead of forming the weights, and keeps q (after
-rotary embeddings and any per-head norm), k and v (grouped-query attention's fewer key heads as
-they are) and the mask's allowed pairs. Only while `capture()` runs in the calling thread (a
-context variable): transformers picks the attention function from the model's config, which
-every session shares, so the config is never switched and other callers see eager attention.
+family's `eager_attention_forward` that attnviz.transformer.capture wraps once per modeling
+module, runs torch's fused scaled-dot-product attention instead of forming the weights, and
+keeps q (after rotary embeddings and any per-head norm), k and v (grouped-query attention's
+fewer key heads as they are) and the mask's allowed pairs. Only while `capture()` runs in the
+calling thread (a context variable): transformers picks the attention function from the
+model's config, which every session shares, so the config is never switched and other callers
+see eager attention.
 
 `LazyAttention.head(layer, head)` is then softmax(q k^T * scale, masked) for one head, computed
 in tiles of TILE query rows: the eager weights to float rounding. `check` compares it with the

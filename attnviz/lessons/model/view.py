@@ -48,8 +48,8 @@ from attnviz.lessons.model.compute import (
 )
 from attnviz.lessons.model.figures import next_token_bars
 from attnviz.lessons.model.long_view import LONG, long_toggle, show_long, show_sinks
-from attnviz.neurons import HeadVectors, head_vectors, neuron_terms
 from attnviz.parsing import MAX_ROWS, format_matrix
+from attnviz.transformer.neurons import HeadVectors, head_vectors, neuron_terms
 
 BLOCKS = {
     "all": "model.block.all",
