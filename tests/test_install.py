@@ -106,7 +106,7 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     data = {f"{shipped}data/nli/{name}" for name in [*files, "model/default.json"]}
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
     listing = "\n".join(sorted(names))
-    assert len(pages) == 10 and len(strings) >= 11
+    assert len(pages) == 11 and len(strings) >= 12
     assert expected | pages | strings | data <= names, listing
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", ".venv", "docs/"))]
     assert (ROOT / ".streamlit" / "config.toml").read_bytes() == zipfile.ZipFile(wheel).read(

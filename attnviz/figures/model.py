@@ -11,6 +11,8 @@ import torch
 
 from attnviz.figures.grid import head_grid
 from attnviz.figures.heatmap import heatmap
+from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.figures.style import labels_width, style_layout
 from attnviz.i18n import Catalogue
 
 
@@ -129,3 +131,32 @@ def head_values(
         selected=selected,
         across=across,
     )
+
+
+BAR_COLOR = "#4575b4"
+BAR_ROW = 26  # px a bar
+
+
+def next_token_bars(
+    tokens: Sequence[str], probs: Sequence[float], title: str, text: Catalogue
+) -> go.Figure:
+    """The top next tokens as horizontal bars, the most probable on top."""
+    labels = unique_labels([escape_label(token) for token in tokens])
+    layout = style_layout(title, height=BAR_ROW * len(labels) + 120, top=60)
+    layout.update(
+        margin={"l": round(labels_width(labels)) + 20, "r": 20, "t": 60, "b": 50},
+        xaxis={"title": {"text": text("model.next.probability")}, "range": [0, 1]},
+        yaxis={"autorange": "reversed", "type": "category"},
+        plot_bgcolor="white",
+    )
+    bars = go.Bar(
+        x=list(probs),
+        y=labels,
+        orientation="h",
+        marker={"color": BAR_COLOR},
+        text=[f"{p:.1%}" for p in probs],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+    )
+    return go.Figure(bars, layout)

@@ -20,6 +20,7 @@ CHARTS = {  # lesson -> charts its page draws at its defaults
     "model": 3,
     "train_nli": 0,
     "across": 3,
+    "generation": 0,
 }
 
 

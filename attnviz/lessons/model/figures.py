@@ -1,5 +1,6 @@
-"""The model lesson's own figures: a causal language model's most probable next tokens (the
-neuron view's vectors are `attnviz.figures.heatmap.vector_rows`)."""
+"""The model lesson's own figures: the residual stream's norms (a causal language model's next
+tokens are `attnviz.figures.model.next_token_bars`; the neuron view's vectors
+`attnviz.figures.heatmap.vector_rows`)."""
 
 from __future__ import annotations
 
@@ -8,37 +9,10 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from attnviz.figures.labels import escape_label, unique_labels
-from attnviz.figures.style import labels_width, style_layout
+from attnviz.figures.labels import escape_label
+from attnviz.figures.model import BAR_COLOR, next_token_bars  # noqa: F401  (kept here too)
+from attnviz.figures.style import style_layout
 from attnviz.i18n import Catalogue
-
-BAR_COLOR = "#4575b4"
-BAR_ROW = 26  # px a bar
-
-
-def next_token_bars(
-    tokens: Sequence[str], probs: Sequence[float], title: str, text: Catalogue
-) -> go.Figure:
-    """The top next tokens as horizontal bars, the most probable on top."""
-    labels = unique_labels([escape_label(token) for token in tokens])
-    layout = style_layout(title, height=BAR_ROW * len(labels) + 120, top=60)
-    layout.update(
-        margin={"l": round(labels_width(labels)) + 20, "r": 20, "t": 60, "b": 50},
-        xaxis={"title": {"text": text("model.next.probability")}, "range": [0, 1]},
-        yaxis={"autorange": "reversed", "type": "category"},
-        plot_bgcolor="white",
-    )
-    bars = go.Bar(
-        x=list(probs),
-        y=labels,
-        orientation="h",
-        marker={"color": BAR_COLOR},
-        text=[f"{p:.1%}" for p in probs],
-        textposition="outside",
-        cliponaxis=False,
-        hovertemplate="%{y}: %{x:.4f}<extra></extra>",
-    )
-    return go.Figure(bars, layout)
 
 
 def residual_norms_figure(

@@ -1,0 +1,108 @@
+"""Strings of the generation page.
+
+English (EN) and Korean (KO), key for key.
+"""
+
+EN: dict[str, str] = {
+    "generation.nav": "Generation",
+    "generation.tour": (
+        "Watch a causal language model write: each new token, the 10 it weighed, the attention "
+        "row that predicted it in every layer and head, and its key/value cache growing."
+    ),
+    "generation.title": "Watch a model generate",
+    "generation.intro": (
+        "A causal language model writes one token at a time: the last position's logits give "
+        "the next token's probabilities, the token is chosen (the most probable, or drawn), "
+        "appended, and read again. Each step reuses the keys and values of every earlier "
+        "position from its cache, so a step computes one new row of attention per layer and "
+        "head: the row shown here for the step you pick."
+    ),
+    "generation.needs_decoder": (
+        "Generation needs a causal language model; {name} is not one. Pick SmolLM2-135M-Instruct "
+        "(shipped) in the sidebar, or here:"
+    ),
+    "generation.use_smollm2": "Use SmolLM2-135M-Instruct",
+    "generation.prompt": "Prompt (at most 512 tokens)",
+    "generation.chat": "Use the model's chat template",
+    "generation.chat.help": (
+        "Wrap the prompt as a user's message in the model's own chat format, as an assistant "
+        "reads it, and generate the answer."
+    ),
+    "generation.new": "New tokens",
+    "generation.decoding": "Decoding",
+    "generation.greedy": "Greedy (the most probable)",
+    "generation.sample": "Sampled",
+    "generation.temperature": "Temperature",
+    "generation.top_k": "Top-k (0: all)",
+    "generation.top_k.help": "Draw only among the k most probable tokens; 0 keeps every token.",
+    "generation.seed": "Seed",
+    "generation.go": "Generate",
+    "generation.press": "Press **Generate** to write from the prompt.",
+    "generation.older": "Shown: the last text generated (the prompt has changed since).",
+    "generation.running": "Generating: token {done} of {count}…",
+    "generation.text": "{count} new tokens ({why}):",
+    "generation.stopped.length": "the count reached",
+    "generation.stopped.end": "the model wrote its end token",
+    "generation.stopped.stopped": "stopped",
+    "generation.step": "Step",
+    "generation.step_note": (
+        "Step {step}: position {position} ({previous}) predicted **{token}**, which had "
+        "probability {prob}."
+    ),
+    "generation.row_title": "Layer {layer}, head {head}: the row that predicted {token}",
+    "generation.top_title": "The 10 most probable tokens at step {step}",
+    "generation.grid_title": "Step {step}: the predicting row in every layer and head",
+    "generation.grid_click": "Layer {layer}, head {head} is enlarged above: click a thumbnail for another.",
+    "generation.cache_title": "Key/value cache, all {layers} layers: one row more each step",
+}
+
+KO: dict[str, str] = {
+    "generation.nav": "생성",
+    "generation.tour": (
+        "인과 언어 모델이 글을 쓰는 모습: 새 토큰, 모델이 견준 10개 후보, 모든 층과 헤드에서 그 "
+        "토큰을 예측한 어텐션 행, 그리고 자라나는 키/값 캐시."
+    ),
+    "generation.title": "모델이 글을 생성하는 과정",
+    "generation.intro": (
+        "인과 언어 모델은 한 번에 한 토큰씩 씁니다. 마지막 위치의 로짓이 다음 토큰의 확률을 "
+        "주고, 토큰을 고르면(가장 그럴듯한 것, 또는 뽑기) 덧붙여 다시 읽습니다. 단계마다 앞선 "
+        "위치의 키와 값을 캐시에서 다시 쓰므로, 한 단계는 층과 헤드마다 어텐션 한 행만 새로 "
+        "계산합니다. 여기서 고른 단계의 그 행을 보여 줍니다."
+    ),
+    "generation.needs_decoder": (
+        "생성에는 인과 언어 모델이 필요한데 {name}은(는) 그렇지 않습니다. 사이드바나 여기에서 "
+        "SmolLM2-135M-Instruct(기본 제공)를 고르세요:"
+    ),
+    "generation.use_smollm2": "SmolLM2-135M-Instruct 쓰기",
+    "generation.prompt": "프롬프트(최대 512개 토큰)",
+    "generation.chat": "모델의 채팅 템플릿 쓰기",
+    "generation.chat.help": (
+        "프롬프트를 모델 고유의 채팅 형식에 사용자 메시지로 넣어, 어시스턴트로서 답을 생성합니다."
+    ),
+    "generation.new": "새 토큰 수",
+    "generation.decoding": "디코딩",
+    "generation.greedy": "탐욕(가장 그럴듯한 것)",
+    "generation.sample": "샘플링",
+    "generation.temperature": "온도",
+    "generation.top_k.help": "가장 그럴듯한 k개 토큰 가운데서만 뽑습니다. 0이면 모든 토큰을 둡니다.",
+    "generation.top_k": "Top-k(0: 전부)",
+    "generation.seed": "시드",
+    "generation.go": "생성",
+    "generation.press": "**생성**을 누르면 프롬프트에 이어 씁니다.",
+    "generation.older": "보이는 것은 마지막으로 생성한 글입니다(그 뒤 프롬프트가 바뀌었습니다).",
+    "generation.running": "생성 중: {count}개 중 {done}번째 토큰…",
+    "generation.text": "새 토큰 {count}개({why}):",
+    "generation.stopped.length": "정한 개수에 도달",
+    "generation.stopped.end": "모델이 끝 토큰을 씀",
+    "generation.stopped.stopped": "멈춤",
+    "generation.step": "단계",
+    "generation.step_note": (
+        "{step}단계: 위치 {position}({previous})이(가) **{token}**을(를) 예측했고, 그 확률은 "
+        "{prob}였습니다."
+    ),
+    "generation.row_title": "{layer}층, {head}번 헤드: {token}을(를) 예측한 행",
+    "generation.top_title": "{step}단계에서 가장 그럴듯한 토큰 10개",
+    "generation.grid_title": "{step}단계: 모든 층과 헤드의 예측 행",
+    "generation.grid_click": "{layer}층, {head}번 헤드를 위에 크게 보였습니다. 다른 썸네일을 클릭하세요.",
+    "generation.cache_title": "키/값 캐시, {layers}개 층 전체: 단계마다 한 행씩 늘어남",
+}
