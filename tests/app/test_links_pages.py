@@ -51,6 +51,7 @@ KERNELS = kernels_page.PAGE
 MULTIHEAD = multihead_page.PAGE
 TRAIN = "pages/9_Train_NLI.py"
 ACROSS = "pages/10_Across_layers.py"
+GENERATION = "pages/11_Generation.py"
 
 LINKS: dict[str, tuple[controls.Control, ...]] = {
     HOME: home.LINK,
@@ -367,6 +368,11 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
         "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
         "target": "verdict", "baseline": "pad", "steps": "8",
+    },
+    GENERATION: {
+        "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",
+        "decoding": "sample", "T": "1.5", "k": "5", "seed": "3", "step": "2", "layer": "2",
+        "head": "3",
     },
     MODEL: {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",

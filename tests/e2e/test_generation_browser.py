@@ -18,7 +18,7 @@ def test_generate_32_tokens_and_step_through_them(app_url, page):
     wait_idle(page)
     wait_until(page, f"() => ({HEATMAPS})() >= {30 * 9}", timeout=60_000)
     assert no_exception(page)
-    slider = page.locator('[data-testid="stSlider"] [role="slider"]').last
+    slider = page.locator('.st-key-generation_step [data-testid="stSlider"] input').first
     slider.focus()
     for _ in range(5):
         page.keyboard.press("ArrowRight")
