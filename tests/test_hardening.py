@@ -24,9 +24,10 @@ MODEL_PAGES = (
     "pages/9_Train_NLI.py",
     "pages/10_Across_layers.py",
 )
+GENERATION = "pages/11_Generation.py"  # needs a causal model, never MiniLM: draws no chart
 OTHER_PAGES = tuple(
     f"pages/{path.name}" for path in sorted((ROOT / "pages").glob("*.py"))
-    if f"pages/{path.name}" not in MODEL_PAGES
+    if f"pages/{path.name}" not in (*MODEL_PAGES, GENERATION)
 )  # fmt: skip
 
 
@@ -132,6 +133,13 @@ def test_other_pages_work_without_the_model(model_missing, page):
     at = open_page(page)
     assert not at.error, [e.value for e in at.error]
     assert at.get("plotly_chart")
+
+
+def test_the_generation_page_needs_no_minilm(model_missing):
+    at = open_page(GENERATION)
+    assert not at.error, [e.value for e in at.error]
+    assert "needs a causal language model" in " ".join(i.value for i in at.info)
+    assert at.button[0].label == "Use SmolLM2-135M-Instruct"
 
 
 def test_a_model_whose_files_are_missing_is_explained_too(monkeypatch, tmp_path):

@@ -177,6 +177,32 @@ def pick_model() -> Encoder:
     A name the server refuses (outside its folders, pickle weights, remote code, too big, a
     broken config) is shown with the reason, kept in the picker, and the shipped model is used.
     """
+    return load_picked(model_picker())
+
+
+def pick_decoder() -> Encoder | None:
+    """The picker for a page that needs a causal language model: None, without loading it,
+    when the picked model is the shipped encoder (the page then says what it needs)."""
+    name = model_picker()
+    return None if name == models.MINILM else load_picked(name)
+
+
+def load_picked(name: str) -> Encoder:
+    """The picked model, loaded with progress; the shipped one, with the reason, when it is
+    refused or fails."""
+    try:
+        return picked_encoder(name)
+    except InputError as err:  # refused before loading: the reason is the message
+        show_error(err)
+    except MODEL_FAULTS as err:  # transformers could not load what passed the checks
+        detail = markdown_literal(f"{type(err).__name__}: {err}"[:500])
+        st.error(t("model.picker.failed", name=markdown_literal(name), detail=detail))
+    st.info(t("model.picker.fallback"), icon=":material/undo:")
+    return encoder()
+
+
+def model_picker() -> str:
+    """Sidebar: the picker alone; the chosen model's name (nothing is loaded)."""
     init_state(MODEL.key, MODEL.default)
     found = {f.name: f.label for f in _found(os.environ.get(models.ROOTS_VARIABLE, ""))}
     labels = {
@@ -196,12 +222,4 @@ def pick_model() -> Encoder:
             help=t("model.picker.help", variable=models.ROOTS_VARIABLE),
             persist_state="session",
         )
-    try:
-        return picked_encoder(str(name))
-    except InputError as err:  # refused before loading: the reason is the message
-        show_error(err)
-    except MODEL_FAULTS as err:  # transformers could not load what passed the checks
-        detail = markdown_literal(f"{type(err).__name__}: {err}"[:500])
-        st.error(t("model.picker.failed", name=markdown_literal(str(name)), detail=detail))
-    st.info(t("model.picker.fallback"), icon=":material/undo:")
-    return encoder()
+    return str(name)

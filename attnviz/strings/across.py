@@ -27,6 +27,44 @@ EN: dict[str, str] = {
     "across.view.flow": "Flow",
     "across.view.heads": "Head statistics",
     "across.view.saliency": "Saliency beside attention",
+    "across.view.finder": "Head finder and ablations",
+    "across.finder.explain": (
+        "What does a head do? Five scores per head, measured by running the model: **induction** "
+        "(on a random sequence repeated, attention from a token to the one that followed its "
+        "earlier occurrence: Olsson et al. 2022), **duplicate token** (to the earlier occurrence "
+        "itself), **previous token**, **first token** (the attention sink) and **diagonal** "
+        "(itself), the last three over a few ordinary sentences. Click a head to pick it; take "
+        "heads out below and see what the model predicts without them."
+    ),
+    "across.finder.needs_decoder": (
+        "The head finder and the ablations run a causal language model; {name} is not one. "
+        "Pick SmolLM2-135M-Instruct in the sidebar."
+    ),
+    "across.finder.computing": "Scoring every head…",
+    "across.finder.score": "Score",
+    "across.finder.score.induction": "Induction",
+    "across.finder.score.duplicate": "Duplicate token",
+    "across.finder.score.previous": "Previous token",
+    "across.finder.score.first": "First token (sink)",
+    "across.finder.score.diagonal": "Diagonal",
+    "across.finder.table": "The {score} ranking (layer.head)",
+    "across.finder.open": (
+        "Layer {layer}, head {head}: open it in the [head view]({heads}) or the "
+        "[neuron view]({neuron}) of the Model attention page."
+    ),
+    "across.col.head": "head",
+    "across.ablation": "Take heads out",
+    "across.ablation.heads": "Heads taken out (layer.head); the five strongest induction heads to start",
+    "across.ablation.mode": "How",
+    "across.ablation.zero": "Zero",
+    "across.ablation.mean": "Mean over the text",
+    "across.ablation.before": "Next token, every head in",
+    "across.ablation.after": "Next token, {count} heads out",
+    "across.ablation.summary": (
+        "The model's first choice **{token}**: {before} before, {after} after; now it says "
+        "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
+        "{loss_after} nats a token."
+    ),
     "across.fusion": "Heads fused by",
     "across.fusion.help": (
         "Each layer's heads are combined into one matrix before the layers are chained: their "
@@ -198,6 +236,43 @@ KO: dict[str, str] = {
     "across.view.flow": "플로",
     "across.view.heads": "헤드 통계",
     "across.view.saliency": "어텐션 옆의 중요도",
+    "across.view.finder": "헤드 찾기와 제거",
+    "across.finder.explain": (
+        "헤드는 무엇을 할까요? 모델을 실행해 헤드마다 다섯 점수를 잽니다: **귀납**(무작위 수열을 "
+        "두 번 반복했을 때, 토큰에서 그 토큰이 앞서 나왔을 때 뒤따른 토큰으로 가는 어텐션: Olsson 외 "
+        "2022), **중복 토큰**(앞선 같은 토큰 자체로), **이전 토큰**, **첫 토큰**(어텐션 싱크), "
+        "**대각선**(자기 자신). 뒤의 셋은 평범한 문장 몇 개로 잽니다. 헤드를 클릭해 고르고, 아래에서 "
+        "헤드를 빼서 모델의 예측이 어떻게 바뀌는지 보세요."
+    ),
+    "across.finder.needs_decoder": (
+        "헤드 찾기와 제거는 인과 언어 모델로 합니다. {name}은(는) 그렇지 않으니 사이드바에서 "
+        "SmolLM2-135M-Instruct를 고르세요."
+    ),
+    "across.finder.computing": "모든 헤드의 점수를 재는 중…",
+    "across.finder.score": "점수",
+    "across.finder.score.induction": "귀납",
+    "across.finder.score.duplicate": "중복 토큰",
+    "across.finder.score.previous": "이전 토큰",
+    "across.finder.score.first": "첫 토큰(싱크)",
+    "across.finder.score.diagonal": "대각선",
+    "across.finder.table": "{score} 순위(층.헤드)",
+    "across.finder.open": (
+        "{layer}층, {head}번 헤드: 모델 어텐션 페이지의 [헤드 보기]({heads})나 "
+        "[뉴런 보기]({neuron})에서 여세요."
+    ),
+    "across.col.head": "헤드",
+    "across.ablation": "헤드 빼기",
+    "across.ablation.heads": "뺀 헤드(층.헤드). 처음에는 귀납 점수가 가장 큰 다섯 헤드",
+    "across.ablation.mode": "방법",
+    "across.ablation.zero": "0으로",
+    "across.ablation.mean": "글 전체의 평균으로",
+    "across.ablation.before": "다음 토큰, 모든 헤드 포함",
+    "across.ablation.after": "다음 토큰, 헤드 {count}개 뺌",
+    "across.ablation.summary": (
+        "모델의 첫 선택 **{token}**: 전 {before}, 후 {after}. 이제 모델은 **{top}**을(를) "
+        "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "
+        "{loss_after} nats."
+    ),
     "across.fusion": "헤드를 합치는 방법",
     "across.fusion.help": (
         "층을 잇기 전에 각 층의 헤드를 행렬 하나로 합칩니다. 평균(논문의 선택), 또는 각 칸의 "

@@ -79,26 +79,8 @@ def _heads_hook(heads: Sequence[int], count: int, mode: str) -> Any:
     return hook
 
 
-def next_token_probs(
-    encoder: Encoder,
-    text: str,
-    *,
-    ablate: Iterable[tuple[int, int]] = (),
-    mode: str = "zero",
-) -> torch.Tensor:
-    """(V,) float32 probabilities of the token after `text` with the `ablate` heads removed."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    chosen = sorted({(int(layer), int(head)) for layer, head in ablate})
-    for layer, head in chosen:
-        if not (0 <= layer < encoder.num_layers and 0 <= head < encoder.num_heads):
-            raise ValueError(
-                f"no head ({layer}, {head}) in {encoder.num_layers} x {encoder.num_heads}"
-            )
-    with encoder.tokenizer_lock:
-        ids = torch.tensor([encoder.tokenizer(text)["input_ids"]])
-    if ids.shape[1] == 0:
-        raise InputError("sentence_unreadable", which="text")
+def _hooks(encoder: Encoder, chosen: list[tuple[int, int]], mode: str) -> list[Any]:
+    """The pre-hooks that remove `chosen` heads, registered (remove them when done)."""
     handles = []
     if chosen:
         layers = projections(encoder)
@@ -108,13 +90,59 @@ def next_token_probs(
         for layer, heads in by_layer.items():
             hook = _heads_hook(heads, encoder.num_heads, mode)
             handles.append(layers[layer].register_forward_pre_hook(hook))
+    return handles
+
+
+def _checked(
+    encoder: Encoder, ablate: Iterable[tuple[int, int]], mode: str
+) -> list[tuple[int, int]]:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    chosen = sorted({(int(layer), int(head)) for layer, head in ablate})
+    for layer, head in chosen:
+        if not (0 <= layer < encoder.num_layers and 0 <= head < encoder.num_heads):
+            raise ValueError(
+                f"no head ({layer}, {head}) in {encoder.num_layers} x {encoder.num_heads}"
+            )
+    return chosen
+
+
+def logits_with(
+    encoder: Encoder, text: str, *, ablate: Iterable[tuple[int, int]] = (), mode: str = "zero"
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(T,) ids of `text` and (T, V) float32 logits with the `ablate` heads removed."""
+    chosen = _checked(encoder, ablate, mode)
+    with encoder.tokenizer_lock:
+        ids = torch.tensor([encoder.tokenizer(text)["input_ids"]])
+    if ids.shape[1] == 0:
+        raise InputError("sentence_unreadable", which="text")
+    handles = _hooks(encoder, chosen, mode)
     try:
         with torch.inference_mode():
-            logits = encoder.model(input_ids=ids).logits[0, -1].float()
+            logits = encoder.model(input_ids=ids).logits[0].float()
     finally:
         for handle in handles:
             handle.remove()
-    return torch.softmax(logits, dim=-1)
+    return ids[0], logits
+
+
+def prompt_loss(ids: torch.Tensor, logits: torch.Tensor) -> float:
+    """The mean cross-entropy of each token of the text given the ones before it, in nats."""
+    if ids.shape[0] < 2:
+        return float("nan")
+    return float(torch.nn.functional.cross_entropy(logits[:-1], ids[1:]))
+
+
+def next_token_probs(
+    encoder: Encoder,
+    text: str,
+    *,
+    ablate: Iterable[tuple[int, int]] = (),
+    mode: str = "zero",
+) -> torch.Tensor:
+    """(V,) float32 probabilities of the token after `text` with the `ablate` heads removed."""
+    logits = logits_with(encoder, text, ablate=ablate, mode=mode)[1]
+    return torch.softmax(logits[-1], dim=-1)
 
 
 def kl_divergence(before: torch.Tensor, after: torch.Tensor) -> float:

@@ -367,7 +367,8 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     ACROSS: {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
         "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
-        "target": "verdict", "baseline": "pad", "steps": "8",
+        "target": "verdict", "baseline": "pad", "steps": "8", "score": "previous",
+        "ablation": "mean",
     },
     GENERATION: {
         "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",

@@ -40,6 +40,7 @@ from attnviz.lessons.across.figures import (
     token_bars,
     token_matrix,
 )
+from attnviz.lessons.across.finder_view import MODE, SCORE, show_finder
 from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
@@ -49,6 +50,7 @@ VIEWS = {
     "flow": "across.view.flow",
     "heads": "across.view.heads",
     "saliency": "across.view.saliency",
+    "finder": "across.view.finder",
 }
 FUSIONS = {"mean": "across.fusion.mean", "max": "across.fusion.max", "min": "across.fusion.min"}
 STATISTIC_TITLES = {
@@ -100,7 +102,7 @@ BASELINE = controls.choice_control("baseline", "across_baseline", "zeros", BASEL
 STEPS = controls.ladder_control("steps", "across_steps", 32, STEP_CHOICES)
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
-    BASELINE, STEPS,
+    BASELINE, STEPS, SCORE, MODE,
 )  # fmt: skip
 KEPT = cache.Kept()  # flows and saliencies: they show a progress bar while they are computed
 assert max(STEP_CHOICES) <= MAX_STEPS
@@ -472,6 +474,9 @@ def show() -> None:
             show_flow(encoded, rollout, fusion, layer, row)
     elif view == "heads":
         show_heads(encoded, model.num_layers, model.num_heads)
+    elif view == "finder":
+        text = text_a if text_b is None else f"{text_a}\n{text_b}"  # as a decoder reads a pair
+        show_finder(model, text, HEAD_LAYER.key, HEAD.key)
     else:
         show_saliency(model, text_a, text_b)
     links.share_panel(LINK, key="across")

@@ -12,7 +12,7 @@ import streamlit as st
 
 from attnviz.app import controls, links
 from attnviz.app.feedback import markdown_literal, show_error
-from attnviz.app.model import MODEL, pick_model
+from attnviz.app.model import MODEL, pick_decoder
 from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click
 from attnviz.app.state import init_state
@@ -207,10 +207,11 @@ def show() -> None:
     links.restore_link(LINK, page="generation")
     for control in LINK:
         init_state(control.key, control.default)
-    model = pick_model()
+    model = pick_decoder()
     links.publish_link(LINK)
-    if model.kind != "decoder":
-        st.info(t("generation.needs_decoder", name=model.name))
+    if model is None or model.kind != "decoder":
+        name = "all-MiniLM-L6-v2" if model is None else model.name
+        st.info(t("generation.needs_decoder", name=name))
         st.button(t("generation.use_smollm2"), on_click=_use_smollm2, icon=":material/swap_horiz:")
         return
     with st.sidebar:
