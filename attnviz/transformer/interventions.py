@@ -13,6 +13,7 @@ Old-path alias: `attnviz.interventions`.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 MODES = ("zero", "mean")
 PROJECTIONS = ("o_proj", "c_proj", "dense", "out_proj")  # the output projection's name
+# Each model's projections, found by one short forward the first time (a model is dropped from
+# here with the model itself).
+_FOUND: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
 
 
 def attention_modules(encoder: Encoder) -> list[Any]:
@@ -56,10 +60,14 @@ def output_projection(module: Any) -> torch.nn.Linear | Any:
 
 
 def projections(encoder: Encoder) -> list[Any]:
-    """Every layer's output projection; InputError for a family attnviz cannot ablate."""
+    """Every layer's output projection, found once per model; InputError for a family attnviz
+    cannot ablate."""
     if encoder.kind != "decoder":
         raise InputError("ablation_unsupported", model_type=encoder.model_type)
-    found = [output_projection(m) for m in attention_modules(encoder)]
+    found = _FOUND.get(encoder.model)
+    if found is None:
+        found = [output_projection(m) for m in attention_modules(encoder)]
+        _FOUND[encoder.model] = found
     if len(found) != encoder.num_layers or any(p is None for p in found):
         raise InputError("ablation_unsupported", model_type=encoder.model_type)
     return found
