@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -89,7 +89,24 @@ def csv_downloads(matrices: list[tuple[str, Any, list[str], list[str], str]]) ->
             csv_download(label, matrix, rows, cols, key)
 
 
-def table(frame: pd.DataFrame, label: str, key: str, hide_index: bool = True) -> None:
-    """A table on screen and the same table as a CSV download."""
-    st.dataframe(frame, hide_index=hide_index, key=key)
+def _cell(value: object) -> str:
+    from attnviz.figures.matrix import cell_number
+
+    return cell_number(float(value))  # type: ignore[arg-type]
+
+
+def table(
+    frame: pd.DataFrame,
+    label: str,
+    key: str,
+    hide_index: bool = True,
+    weights: Sequence[str] = (),
+) -> None:
+    """A table on screen and the same table as a CSV download. The `weights` columns are shown
+    in the cells' one format (".41", "0" under 0.005: `cell_number`); the CSV keeps every
+    digit."""
+    shown: Any = frame
+    if weights:
+        shown = frame.style.format({column: _cell for column in weights})
+    st.dataframe(shown, hide_index=hide_index, key=key)
     download_csv(label, frame.to_csv(index=False).encode("utf-8"), key)

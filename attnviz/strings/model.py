@@ -242,7 +242,7 @@ EN: dict[str, str] = {
     "model.neuron.col.score": "score",
     "model.neuron.col.weight": "softmax",
     "model.neuron.col.model": "model's weight",
-    "model.neuron.csv": "Download the terms (CSV)",
+    "model.neuron.csv": "The terms",
     "model.neuron.playground": "Open this head in the Playground ({rows} rows)",
     "model.neuron.playground.help": (
         "Puts this head's Q, K and V (the first {limit} rows) into the Playground's boxes."
@@ -477,7 +477,7 @@ KO: dict[str, str] = {
     "model.neuron.col.score": "점수",
     "model.neuron.col.weight": "소프트맥스",
     "model.neuron.col.model": "모델의 가중치",
-    "model.neuron.csv": "항목 내려받기(CSV)",
+    "model.neuron.csv": "항목",
     "model.neuron.playground": "이 헤드를 플레이그라운드에서 열기({rows}행)",
     "model.neuron.playground.help": "이 헤드의 Q, K, V(처음 {limit}행)를 플레이그라운드의 입력 칸에 넣습니다.",
 }

@@ -404,6 +404,10 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
         return
     init_state(QUERY.key, QUERY.default)
     query = query_of(rows)
+    if int(st.session_state.get(QUERY.key, LAST)) == LAST and choice.stack == "encoder":
+        # Starts on the last token the heads view shows: not a [SEP] it hides.
+        shown = [i for i, s in enumerate(encoded.special) if not (choice.hide_specials and s)]
+        query = shown[-1] if shown else query
     picked = st.selectbox(
         t("model.neuron.query"),
         range(len(rows)),
@@ -457,7 +461,8 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
             t("model.neuron.col.model"): terms.model_weights.tolist(),
         }
     )
-    table(frame, t("model.neuron.csv"), key="view_neuron_table")
+    weights = [t("model.neuron.col.weight"), t("model.neuron.col.model")]
+    table(frame, t("model.neuron.csv"), key="view_neuron_table", weights=weights)
     causal = encoded.kind == "decoder" or choice.stack == "decoder"
     rows_sent = min(MAX_ROWS, vectors.queries.shape[0], vectors.keys.shape[0])
     if st.button(

@@ -14,6 +14,7 @@ from attnviz import models
 from attnviz.app import long as long_store
 from attnviz.encoder import Encoder
 from attnviz.figures.grid import thumbnail_side
+from attnviz.figures.matrix import cell_number
 from attnviz.head_stats import sink_share
 from attnviz.lessons.model import long_view
 from attnviz.lessons.model import view as model_view
@@ -159,3 +160,22 @@ def test_a_clicked_token_keeps_only_its_lines() -> None:
     at.button(key="model_lines_all").click().run()
     lines = [t for t in chart(at, model_view.LINES_CHART)["data"] if t["mode"] == "lines"]
     assert len({y for trace in lines for y in decode(trace["y"])[0::3]}) > 1
+
+
+def test_the_neuron_view_starts_on_the_last_shown_token_and_writes_weights_as_cells() -> None:
+    at = open_page(MODEL)
+    at.toggle(key=model_view.HIDE.key).set_value(True).run()  # [CLS] and [SEP] hidden
+    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    assert not at.exception, [e.value for e in at.exception]
+    box = next(b for b in at.selectbox if b.label.startswith("Query token"))
+    assert box.format_func(box.value).endswith(": tired")  # not [SEP], which is hidden
+    labels = [b.label for b in at.get("download_button")]
+    assert "The terms (CSV)" in labels and not any("(CSV) (CSV)" in label for label in labels)
+    frame = at.dataframe[0].value
+    assert frame["softmax"].between(0, 1).all()  # the numbers themselves stay whole
+    import pyarrow as pa
+
+    styler = at.dataframe[0].proto.arrow_data.styler
+    shown = pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
+    expected = [cell_number(v) for v in frame["softmax"]]
+    assert list(shown["softmax"]) == expected  # ".082"; "0" under 0.005
