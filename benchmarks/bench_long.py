@@ -66,7 +66,8 @@ def child(kind: str, length: int) -> dict[str, float]:
                 "head": head}  # fmt: skip
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="sdpa").eval()
+    model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="sdpa")
+    model.train(False)  # inference behaviour (dropout off)
     tokenizer = AutoTokenizer.from_pretrained(folder)
     load = time.perf_counter() - started
     ids = tokenizer(_text(length), return_tensors="pt").input_ids[:, :length]

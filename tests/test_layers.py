@@ -45,8 +45,6 @@ def layer(name: str) -> str:
     if parts[:2] == ["attnviz", "figures"]:
         return "figures"
     if parts[:2] == ["attnviz", "lessons"] and len(parts) == 4:
-        if parts[3].endswith("_view"):  # a lesson's further view module (model's long_view)
-            return "view"
         return {"view": "view", "figures": "figures", "compute": "backend"}[parts[3]]
     return "backend"  # attention, parsing, ..., strings, and the lessons' declarations
 

@@ -8,6 +8,7 @@ import functools
 import math
 from collections.abc import Callable
 from typing import TypeVar
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -16,13 +17,13 @@ import torch
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.model import MODEL, classifier, pick_model
-from attnviz.app.plot import csv_download, download_csv, plot, table
+from attnviz.app.plot import csv_download, download_csv, plot, plot_row, table
 from attnviz.app.selection import selected_cell, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
 from attnviz.app.state import init_state
 from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat
 from attnviz.figures.labels import unique_labels
-from attnviz.figures.model import head_heatmap
+from attnviz.figures.model import head_heatmap, head_values, next_token_bars
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import (
     BASELINES,
@@ -40,10 +41,11 @@ from attnviz.lessons.across.figures import (
     token_bars,
     token_matrix,
 )
-from attnviz.lessons.across.finder_view import MODE, SCORE, show_finder
 from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
+from attnviz.transformer import head_finder, interventions
+from attnviz.transformer.tokens import readable
 
 VIEWS = {
     "rollout": "across.view.rollout",
@@ -100,6 +102,19 @@ HEAD = controls.int_control("head", "across_head", 0, 0, 63)
 TARGET = controls.choice_control("target", "across_target", "similarity", ENCODER_TARGETS)
 BASELINE = controls.choice_control("baseline", "across_baseline", "zeros", BASELINES)
 STEPS = controls.ladder_control("steps", "across_steps", 32, STEP_CHOICES)
+SCORE_NAMES = {
+    "induction": "across.finder.score.induction",
+    "duplicate": "across.finder.score.duplicate",
+    "previous": "across.finder.score.previous",
+    "first": "across.finder.score.first",
+    "diagonal": "across.finder.score.diagonal",
+}
+SCORE = controls.choice_control("score", "across_finder_score", "induction", head_finder.SCORES)
+MODE = controls.choice_control("ablation", "across_ablation", "zero", interventions.MODES)
+MODE_NAMES = {"zero": "across.ablation.zero", "mean": "across.ablation.mean"}
+ABLATE = "across_ablate"  # the heads taken out, as "layer.head" strings
+FINDER_GRID = "across_finder_grid"
+RANKED = 10
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
     BASELINE, STEPS, SCORE, MODE,
@@ -480,3 +495,114 @@ def show() -> None:
     else:
         show_saliency(model, text_a, text_b)
     links.share_panel(LINK, key="across")
+
+
+# --- finder ---
+
+
+@cache.results
+def scores_of(model_path: str, _encoder: Encoder) -> dict[str, torch.Tensor]:
+    """The finder's five (L, H) scores (cached on the model)."""
+    return head_finder.head_scores(_encoder)
+
+
+def head_name(layer: int, head: int) -> str:
+    return f"{layer}.{head}"
+
+
+def show_finder(model: Encoder, text: str, layer_key: str, head_key: str) -> None:
+    """The finder's grid and table, then the ablation of the chosen heads on `text`."""
+    st.markdown(t("across.finder.explain"))
+    if model.kind != "decoder":
+        st.info(t("across.finder.needs_decoder", name=model.name))
+        return
+    with st.spinner(t("across.finder.computing")):
+        scores = scores_of(str(model.path), model)
+    name = controls.select(
+        SCORE, t("across.finder.score"), lambda s: t(SCORE_NAMES[s]), widget="segmented"
+    )
+    values = scores[str(name)]
+    layer = int(st.session_state.get(layer_key) or 0) % model.num_layers
+    head = int(st.session_state.get(head_key) or 0) % model.num_heads
+    text_of = catalogue()
+    grid = head_values(
+        values, title=t(SCORE_NAMES[str(name)]), text=text_of, selectable=True,
+        selected=(layer, head),
+    )  # fmt: skip
+    on_click = functools.partial(store_click, FINDER_GRID, (layer_key, head_key), selected_cell)
+    left, right = st.columns([3, 2])
+    with left:
+        plot(grid, key=FINDER_GRID, on_select=on_click)
+    with right:
+        order = values.flatten().argsort(descending=True)[:RANKED].tolist()
+        rows = [divmod(int(i), model.num_heads) for i in order]
+        frame = pd.DataFrame(
+            [
+                {
+                    t("across.col.head"): head_name(r, h),
+                    **{t(SCORE_NAMES[s]): float(scores[s][r, h]) for s in head_finder.SCORES},
+                }
+                for r, h in rows
+            ]
+        )
+        table(
+            frame,
+            t("across.finder.table", score=t(SCORE_NAMES[str(name)])),
+            key="across_finder_table",
+        )
+        query = urlencode(
+            {MODEL.name: st.session_state.get(MODEL.key, ""), "layer": layer, "head": head}
+        )
+        st.markdown(
+            t("across.finder.open", layer=layer, head=head, heads=f"Model_attention?{query}",
+              neuron=f"Model_attention?{query}&view=neuron")
+        )  # fmt: skip
+    show_ablation(model, text, scores)
+
+
+def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) -> None:
+    """Heads out: the next token before and after, KL, the loss on the text."""
+    st.subheader(t("across.ablation"))
+    options = [head_name(r, h) for r in range(model.num_layers) for h in range(model.num_heads)]
+    if ABLATE not in st.session_state:  # the five strongest induction heads to start with
+        strongest = scores["induction"].flatten().argsort(descending=True)[:5].tolist()
+        st.session_state[ABLATE] = [head_name(*divmod(int(i), model.num_heads)) for i in strongest]
+    columns = st.columns([3, 1])
+    picked = columns[0].multiselect(t("across.ablation.heads"), options, key=ABLATE)
+    mode = controls.select(
+        MODE, t("across.ablation.mode"), lambda m: t(MODE_NAMES[m]), where=columns[1]
+    )
+    heads = [(int(p.split(".")[0]), int(p.split(".")[1])) for p in picked]
+    try:
+        ids, before = interventions.logits_with(model, text)
+        _, after = interventions.logits_with(model, text, ablate=heads, mode=str(mode))
+    except ValueError as err:
+        show_error(err)
+        return
+    p_before, p_after = torch.softmax(before[-1], -1), torch.softmax(after[-1], -1)
+    text_of = catalogue()
+    figures = {}
+    for key, probs, title in (
+        ("across_ablation_before", p_before, t("across.ablation.before")),
+        ("across_ablation_after", p_after, t("across.ablation.after", count=len(heads))),
+    ):
+        top = probs.topk(10)
+        pieces = readable(
+            model.tokenizer.convert_ids_to_tokens(top.indices.tolist()), model.token_style
+        )
+        figures[key] = next_token_bars(pieces, top.values.tolist(), title, text_of)
+    plot_row(figures)
+    first = int(p_before.argmax())
+    token = markdown_literal(model.readable_piece(first))
+    st.markdown(
+        t(
+            "across.ablation.summary",
+            token=token,
+            before=f"{float(p_before[first]):.1%}",
+            after=f"{float(p_after[first]):.1%}",
+            kl=f"{interventions.kl_divergence(p_before, p_after):.4f}",
+            loss_before=f"{interventions.prompt_loss(ids, before):.3f}",
+            loss_after=f"{interventions.prompt_loss(ids, after):.3f}",
+            top=markdown_literal(model.readable_piece(int(p_after.argmax()))),
+        )
+    )

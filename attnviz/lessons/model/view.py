@@ -6,6 +6,7 @@ bertviz's head view, a causal language model's next tokens, and the neuron view 
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 
 import pandas as pd
@@ -13,8 +14,10 @@ import plotly.graph_objects as go
 import streamlit as st
 import torch
 
+from attnviz import paths
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.long import long_reading, reading_bytes
 from attnviz.app.matrix_input import SELF_ATTENTION, SOURCE, TEXTS
 from attnviz.app.model import MODEL, pick_model
 from attnviz.app.plot import plot, plot_row, table
@@ -32,9 +35,17 @@ from attnviz.encoder import (
     word_labels,
 )
 from attnviz.errors import InputError
+from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.heatmap import vector_rows
 from attnviz.figures.lines import head_lines
-from attnviz.figures.model import head_figures, model_view
+from attnviz.figures.model import (
+    head_figures,
+    head_heatmap,
+    head_values,
+    model_view,
+    stretched_bound,
+)
+from attnviz.head_stats import sink_share
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.model.compute import (
     LINES_ABOVE,
@@ -46,9 +57,9 @@ from attnviz.lessons.model.compute import (
     stack_attention,
     strongest_lines,
 )
-from attnviz.lessons.model.figures import next_token_bars
-from attnviz.lessons.model.long_view import LONG, long_toggle, show_long, show_sinks
+from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
 from attnviz.parsing import MAX_ROWS, format_matrix
+from attnviz.transformer import lazy
 from attnviz.transformer.neurons import HeadVectors, head_vectors, neuron_terms
 
 BLOCKS = {
@@ -86,6 +97,11 @@ HIDE = controls.bool_control("hide", "model_hide_specials")
 RENORM = controls.bool_control("renorm", "model_renormalise", True)
 MERGE = controls.bool_control("merge", "model_merge")
 BLOCK = controls.choice_control("block", "model_block", "all", tuple(BLOCKS))
+LONG = controls.bool_control("long", "model_long")
+LONG_TEXT = controls.text_control("long_text", "model_long_text", "", max_chars=0)
+MAX_LONG_CHARS = 30_000
+SAMPLE_CAPTIONS = 700  # premises of the NLI data joined: about 6,000 SmolLM2 tokens
+LONG_GRID = "view_long_grid"
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, TARGET, VIEW, STACK, LAYER, HEAD, QUERY, HIDE,
     RENORM, MERGE, BLOCK, LONG,
@@ -518,3 +534,165 @@ def show() -> None:
     else:
         show_model(model, encoded, choice)
     links.share_panel(LINK, key="model")
+
+
+# --- long ---
+
+
+@functools.cache
+def sample_text() -> str:
+    """Scenes from attnviz's NLI data, one sentence each, as one long text (about 30,000
+    characters)."""
+    seen: list[str] = []
+    for line in (paths.DATA / "nli" / "train.jsonl").read_text(encoding="utf-8").splitlines():
+        premise = json.loads(line)["sentence1"]
+        if premise not in seen:
+            seen.append(premise)
+        if len(seen) == SAMPLE_CAPTIONS:
+            break
+    return " ".join(seen)[:MAX_LONG_CHARS]
+
+
+def long_toggle(model: Encoder) -> bool:
+    """Sidebar: read a long input instead of a sentence or a pair (not for encoder-decoders)."""
+    if model.kind == "encoder-decoder":
+        return False
+    with st.sidebar:
+        return controls.toggle(
+            LONG,
+            t("model.long", limit=f"{model.max_lazy_length:,}"),
+            help=t("model.long.help"),
+        )
+
+
+def _fill_sample() -> None:
+    st.session_state[LONG_TEXT.key] = sample_text()
+
+
+def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
+    """The long-input view: the box, the reading with its place in the queue and its progress,
+    the chosen head, the thumbnails and the sinks."""
+    text = controls.text_input(
+        LONG_TEXT,
+        t("model.long.text", chars=f"{MAX_LONG_CHARS:,}"),
+        area=180,
+        max_chars=MAX_LONG_CHARS,
+    )
+    st.button(t("model.long.sample"), on_click=_fill_sample, icon=":material/article:")
+    if not text.strip():
+        st.info(t("model.long.empty"))
+        return
+    if not model.lazy_supported():
+        st.warning(t("parse.model_no_lazy", model_type=model.model_type))
+        return
+    status = st.empty()
+
+    def waiting(ahead: int) -> None:
+        status.progress(0.0, text=t("model.long.waiting", ahead=ahead))
+
+    def progress(done: int) -> None:
+        status.progress(
+            done / model.num_layers,
+            text=t("model.long.reading", done=done, layers=model.num_layers),
+        )
+
+    try:
+        encoded = long_reading(
+            model, text, model.max_lazy_length, waiting=waiting, progress=progress
+        )
+    except ValueError as err:
+        status.empty()
+        show_error(err)
+        return
+    status.empty()
+    reading = encoded.lazy
+    assert reading is not None
+    count = len(encoded.tokens)
+    cut = t("model.long.cut", limit=f"{model.max_lazy_length:,}") if encoded.truncated[0] else ""
+    st.caption(
+        t(
+            "model.long.about",
+            tokens=f"{count:,}",
+            mb=f"{reading_bytes(encoded) / 1e6:,.0f}",
+            cut=cut,
+        )
+    )
+    layer = _clamped(layer_key, model.num_layers)
+    head = _clamped(head_key, model.num_heads)
+    thumbs, sink = long_thumbnails(encoded)
+    weights = encoded.head_attention(layer, head)[None, None]  # (1, 1, T, T)
+    hide = st.toggle(
+        t("model.hide_first"), key="model_long_hide_first", help=t("model.hide_first.help")
+    )
+    labels = encoded.labels
+    if hide and count > 1:
+        kept = weights[..., 1:, 1:]
+        weights = kept / kept.sum(-1, keepdim=True)
+        labels = labels[1:]
+    st.caption(
+        t(
+            "model.sink.share",
+            layer=layer,
+            head=head,
+            share=f"{float(sink[layer, head]):.1%}",
+            all=f"{float(sink.mean()):.1%}",
+            count=sink.numel(),
+        )
+    )
+    text_of = catalogue()
+    head_bound, grid_bound = stretched_bound(weights[0, 0]), stretched_bound(thumbs, 0.99)
+    title = t("model.head_title", layer=layer, head=head)
+    figure = head_heatmap(weights, 0, 0, labels, labels, text_of, bound=head_bound, title=title)
+    plot(figure, key="view_long_head")
+    st.caption(
+        t(
+            "model.long.stretched",
+            head=f"{head_bound:.3g}",
+            grid=f"{grid_bound:.3g}",
+            tokens=f"{count:,}",
+        )
+    )
+    fig = model_view(
+        thumbs,
+        text_of,
+        selectable=True,
+        title=t("model.long.grid_title", rows=lazy.BAND_ROWS),
+        bound=grid_bound,
+    )
+    on_click = functools.partial(store_click, LONG_GRID, (layer_key, head_key), selected_head)
+    plot(fig, key=LONG_GRID, on_select=on_click)
+    show_sinks(encoded, sink, key="view_long")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _thumbnails(key: tuple[str, ...], _encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+    assert _encoded.lazy is not None
+    side = thumbnail_side(_encoded.lazy.num_layers, _encoded.lazy.num_heads)
+    return lazy.thumbnails(_encoded.lazy, side)
+
+
+def long_thumbnails(encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+    """(L, H, s, s) thumbnails (s = `thumbnail_side`) and (L, H) sink shares of a long reading
+    (cached on its text)."""
+    return _thumbnails((*encoded.texts, str(len(encoded.tokens))), encoded)
+
+
+def _clamped(key: str, count: int) -> int:
+    value = int(st.session_state.get(key) or 0)
+    return value if 0 <= value < count else 0
+
+
+def show_sinks(encoded: Encoded, sink: torch.Tensor | None = None, *, key: str) -> None:
+    """Per head the share of attention on position 0 (rows 1 and later) as a layers x heads
+    grid, beside the residual stream's norm at position 0 and at the others, layer by layer."""
+    if sink is None:
+        sink = sink_share(encoded.every_attention())
+    text_of = catalogue()
+    figures = {f"{key}_sink": head_values(sink, title=t("model.sink.grid_title"), text=text_of)}
+    if encoded.residual_norms is not None:
+        figures[f"{key}_norms"] = residual_norms_figure(
+            encoded.residual_norms.tolist(), t("model.sink.norm_title"), text_of
+        )
+    with st.expander(t("model.sink"), expanded=False):
+        st.caption(t("model.sink.help"))
+        plot_row(figures)

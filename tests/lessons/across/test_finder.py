@@ -12,7 +12,7 @@ from attnviz import head_finder, interventions, models
 from attnviz.app.model import MODEL
 from attnviz.encoder import Encoder
 from attnviz.head_stats import pattern_score, sink_share
-from attnviz.lessons.across import finder_view
+from attnviz.lessons.across import view as finder_view
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.lessons.across.test_view import PAGE, show
 

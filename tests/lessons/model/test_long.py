@@ -16,7 +16,6 @@ from attnviz.encoder import Encoder
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.matrix import cell_number
 from attnviz.head_stats import sink_share
-from attnviz.lessons.model import long_view
 from attnviz.lessons.model import view as model_view
 from attnviz.transformer import lazy
 from tests import families
@@ -36,8 +35,8 @@ def smol() -> Encoder:
 def _long_page(text: str = TEXT):
     at = open_page(MODEL)
     at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    at.toggle(key=long_view.LONG.key).set_value(True).run()
-    at.text_area(key=long_view.LONG_TEXT.key).input(text).run(timeout=120)
+    at.toggle(key=model_view.LONG.key).set_value(True).run()
+    at.text_area(key=model_view.LONG_TEXT.key).input(text).run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -52,7 +51,7 @@ def test_a_long_input_shows_the_lazy_head_thumbnails_and_sinks(smol: Encoder) ->
     at.selectbox(key=model_view.HEAD.key).set_value(4).run()
     np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(7, 4), atol=1e-5)
     thumbs, sink = lazy.thumbnails(reading.lazy, thumbnail_side(30, 9))
-    grid = chart(at, long_view.LONG_GRID)["data"]
+    grid = chart(at, model_view.LONG_GRID)["data"]
     np.testing.assert_allclose(decode(grid[7 * 9 + 4]["z"]), thumbs[7, 4], atol=1e-5)
     captions = " ".join(c.value for c in at.caption)
     assert f"Layer 7, head 4 gives the first token {float(sink[7, 4]):.1%}" in captions
@@ -77,8 +76,8 @@ def test_smollm2s_model_view_fits_the_figure_budget() -> None:
 
 
 def test_the_sample_fills_the_box_and_reads_at_most_4096_tokens(smol: Encoder) -> None:
-    text = long_view.sample_text()
-    assert 25_000 < len(text) <= long_view.MAX_LONG_CHARS
+    text = model_view.sample_text()
+    assert 25_000 < len(text) <= model_view.MAX_LONG_CHARS
     assert len(smol.tokenizer(text)["input_ids"]) > 4096  # more than the cap: the cut is said
 
 
@@ -120,8 +119,8 @@ def test_a_family_that_cannot_read_lazily_says_so(
     monkeypatch.setenv(models.ROOTS_VARIABLE, f"tiny={tmp_path}")
     at = open_page(MODEL)
     at.selectbox(key=model_view.MODEL.key).set_value("tiny/deberta-v2").run()
-    at.toggle(key=long_view.LONG.key).set_value(True).run()
-    at.text_area(key=long_view.LONG_TEXT.key).input(TEXT).run()
+    at.toggle(key=model_view.LONG.key).set_value(True).run()
+    at.text_area(key=model_view.LONG_TEXT.key).input(TEXT).run()
     assert not at.exception, [e.value for e in at.exception]
     assert "cannot be read lazily" in texts_of(at)
 
