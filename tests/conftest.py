@@ -5,11 +5,18 @@ from __future__ import annotations
 import pytest
 
 from attnviz.encoder import Encoder, load_encoder
+from attnviz.transformer import models
 
 
 @pytest.fixture(scope="module")
 def encoder() -> Encoder:
     return load_encoder()
+
+
+@pytest.fixture(scope="module")
+def smol() -> Encoder:
+    """SmolLM2-135M-Instruct, converted once into attnviz's cache."""
+    return Encoder(models.resolve(models.SMOLLM2))
 
 
 # tests/test_install.py builds a whole environment and runs in it (about 2.5 minutes, mostly on

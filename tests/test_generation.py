@@ -12,17 +12,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnviz import generation, head_finder, interventions, models
+from attnviz import generation, head_finder, interventions
 from attnviz.encoder import Encoder
 from attnviz.errors import InputError
 from tests import families
 
 INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +60,19 @@ def test_sampling_is_seeded_and_filtered(smol: Encoder) -> None:
     assert first.ids == again.ids
     for step in first.steps:  # each token among the 5 most probable under the temperature
         assert step.token_id in [i for i, _, _ in step.top[:5]]
+
+
+def test_each_token_is_handed_over_as_it_comes(smol: Encoder) -> None:
+    """What the page keeps for its Stop button: the text so far after every token, final."""
+    seen: list[generation.Generation] = []
+    asked = iter([False, False, True])
+    made = generation.generate(
+        smol, INDUCTION, max_new_tokens=10, on_token=seen.append, stop=lambda: next(asked)
+    )
+    assert made.stopped == "stopped" and len(made.ids) == 3
+    assert [len(s.ids) for s in seen] == [1, 2, 3] and all(s.stopped == "stopped" for s in seen)
+    assert seen[1].ids == made.ids[:2] and seen[1].steps == made.steps[:2]
+    assert seen[0].ids == [made.ids[0]]  # a copy: later tokens do not grow it
 
 
 def test_generation_refuses_what_it_cannot_do(smol: Encoder, tiny: dict[str, Path]) -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnviz import models
 from attnviz.encoder import MAX_TOTAL_TOKENS, Encoder
 from attnviz.errors import InputError
 from attnviz.transformer import lazy
@@ -25,11 +24,6 @@ def long_text(tokens: int = LONG) -> str:
     while len(text) < tokens * 6:
         text += next(sentences) + " "
     return text
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 def test_a_lazy_reading_equals_the_eager_one(smol: Encoder) -> None:

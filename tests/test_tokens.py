@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from attnviz import models
 from attnviz.encoder import Encoder, word_groups, word_labels
 from attnviz.transformer.tokens import NEWLINE, SPACE, TAB, piece_bytes, readable, style_of
 from tests import families
@@ -19,11 +18,6 @@ TEXTS = {
     "korean": "안녕하세요 세계, 저는 피곤해요",
     "emoji": "I love it 😀👍🏽 naïve café ❤️",
 }
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 def rebuilt(labels: list[str]) -> str:

@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 import torch
 
 from attnviz.figures.grid import head_grid
-from attnviz.figures.heatmap import heatmap
+from attnviz.figures.heatmap import TOP_SPACE, heatmap
 from attnviz.figures.labels import escape_label, unique_labels
-from attnviz.figures.style import labels_width, style_layout
+from attnviz.figures.style import Kind, labels_width, style_layout
 from attnviz.i18n import Catalogue
 
 
@@ -110,14 +110,16 @@ def head_values(
     selectable: bool = False,
     selected: tuple[int, int] | None = None,
     across: float = 1,
+    kind: Kind = "weights",
 ) -> go.Figure:
     """(L, H) one number per head, layers down and heads across, on the weights' scale (0 to
-    1, or to `bound`); a click on a cell reports (layer, head) as its (row, column)."""
+    1, or to `bound`; `kind="scores"` diverging about 0 for signed values); a click on a cell
+    reports (layer, head) as its (row, column)."""
     layers, heads = values.shape
     return heatmap(
         values,
         title=title,
-        kind="weights",
+        kind=kind,
         bound=bound,
         text=text,
         row_labels=[str(layer) for layer in range(layers)],
@@ -134,6 +136,8 @@ def head_values(
 
 
 BAR_COLOR = "#4575b4"
+LENS_ROW = 22  # px a row of the logit lens
+LENS_CHARS = 7  # characters of a token a lens cell holds (hover has it whole)
 BAR_ROW = 26  # px a bar
 
 
@@ -160,3 +164,39 @@ def next_token_bars(
         hovertemplate="%{y}: %{x:.4f}<extra></extra>",
     )
     return go.Figure(bars, layout)
+
+
+def logit_lens_figure(
+    tokens: Sequence[Sequence[str]],
+    probs: torch.Tensor,
+    hover: Sequence[Sequence[str]],
+    *,
+    positions: Sequence[str],
+    title: str,
+    text: Catalogue,
+) -> go.Figure:
+    """The logit lens as a grid: row 0 the embeddings, then each layer's output (the last the
+    model's own), a column per position; each cell the row's most probable next token, coloured
+    by the probability that row gives the output's own top token at that position."""
+    rows = [text("fig.embeddings"), *(str(i) for i in range(len(tokens) - 1))]
+    return heatmap(
+        probs,
+        title=title,
+        kind="weights",
+        text=text,
+        row_labels=rows,
+        col_labels=list(positions),
+        row_name=text("fig.layer"),
+        col_name=text("fig.position"),
+        y_title=text("fig.after_layer"),
+        x_title=text("fig.position"),
+        cell_text=[[_short(token) for token in row] for row in tokens],  # escaped by heatmap
+        hover_text=hover,
+        max_ticks=len(rows),
+        height=LENS_ROW * len(rows) + TOP_SPACE + 10,  # rows tall enough for their tokens
+        show_numbers=True,  # the tokens, where they fit
+    )
+
+
+def _short(token: str) -> str:
+    return token if len(token) <= LENS_CHARS else token[: LENS_CHARS - 1] + "…"

@@ -5,6 +5,9 @@ English (EN) and Korean (KO), key for key.
 
 EN: dict[str, str] = {
     "fig.layer": "layer",
+    "fig.embeddings": "embeddings",
+    "fig.after_layer": "after layer",
+    "fig.position": "position",
     "fig.head": "head",
     "fig.scores": "Raw scores",
     "fig.masked_scores": "Masked scores",
@@ -54,6 +57,9 @@ EN: dict[str, str] = {
 
 KO: dict[str, str] = {
     "fig.layer": "층",
+    "fig.embeddings": "임베딩",
+    "fig.after_layer": "통과한 층",
+    "fig.position": "위치",
     "fig.head": "헤드",
     "fig.scores": "원시 점수",
     "fig.masked_scores": "마스킹된 점수",

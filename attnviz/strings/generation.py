@@ -40,7 +40,7 @@ EN: dict[str, str] = {
     "generation.press": "Press **Generate** to write from the prompt.",
     "generation.older": "Shown: the last text generated (the prompt has changed since).",
     "generation.running": "Generating: token {done} of {count}…",
-    "generation.text": "{count} new tokens ({why}):",
+    "generation.text": "New tokens: {count} ({why})",
     "generation.stopped.length": "the count reached",
     "generation.stopped.end": "the model wrote its end token",
     "generation.stopped.stopped": "stopped",
@@ -53,7 +53,31 @@ EN: dict[str, str] = {
     "generation.top_title": "The 10 most probable tokens at step {step}",
     "generation.grid_title": "Step {step}: the predicting row in every layer and head",
     "generation.grid_click": "Layer {layer}, head {head} is enlarged above: click a thumbnail for another.",
-    "generation.cache_title": "Key/value cache, all {layers} layers: one row more each step",
+    "generation.cache_title": (
+        "Key/value cache after step {step}: {rows} positions x {layers} layers, {size} MB"
+    ),
+    "generation.cache.prompt": "the prompt's rows",
+    "generation.cache.generated": "generated tokens' rows",
+    "generation.cache.added": "added by this step",
+    "generation.stop": "Stop",
+    "generation.stopped_early": "Stopped before the first token. Press **Generate** to start again.",
+    "generation.lens": "Logit lens: each layer's guess, and each head's part of the token",
+    "generation.lens_explain": (
+        "The **logit lens** reads the residual stream after each layer as if it were the last: "
+        "through the final norm and the unembedding. Each cell names that layer's most "
+        "probable next token at that position; its colour is the probability the layer gives "
+        "the token the model finally puts first there. The last row is the model's own output. "
+        "Below, each head's **direct** part of the logit of the token this step wrote: what "
+        "the head adds straight into the residual stream, read through the final norm (its "
+        "scale fixed), not what later layers make of it."
+    ),
+    "generation.lens_computing": "Reading every layer through the unembedding…",
+    "generation.lens_title": "Step {step}: each layer's most probable next token (last 12 positions)",
+    "generation.heads_title": "Each head's direct part of the logit of {token}",
+    "generation.heads_note": (
+        "The head that writes most directly towards {token} is layer {layer}, head {head} "
+        "(+{value} to its logit). Click a head to enlarge its row above."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -91,7 +115,7 @@ KO: dict[str, str] = {
     "generation.press": "**생성**을 누르면 프롬프트에 이어 씁니다.",
     "generation.older": "보이는 것은 마지막으로 생성한 글입니다(그 뒤 프롬프트가 바뀌었습니다).",
     "generation.running": "생성 중: {count}개 중 {done}번째 토큰…",
-    "generation.text": "새 토큰 {count}개({why}):",
+    "generation.text": "새 토큰: {count}개({why})",
     "generation.stopped.length": "정한 개수에 도달",
     "generation.stopped.end": "모델이 끝 토큰을 씀",
     "generation.stopped.stopped": "멈춤",
@@ -104,5 +128,26 @@ KO: dict[str, str] = {
     "generation.top_title": "{step}단계에서 가장 그럴듯한 토큰 10개",
     "generation.grid_title": "{step}단계: 모든 층과 헤드의 예측 행",
     "generation.grid_click": "{layer}층, {head}번 헤드를 위에 크게 보였습니다. 다른 썸네일을 클릭하세요.",
-    "generation.cache_title": "키/값 캐시, {layers}개 층 전체: 단계마다 한 행씩 늘어남",
+    "generation.cache_title": "{step}단계 뒤 키/값 캐시: 위치 {rows}개 x {layers}개 층, {size} MB",
+    "generation.cache.prompt": "프롬프트의 행",
+    "generation.cache.generated": "생성된 토큰의 행",
+    "generation.cache.added": "이 단계에서 추가됨",
+    "generation.stop": "멈추기",
+    "generation.stopped_early": "첫 토큰 전에 멈췄습니다. 다시 시작하려면 **생성**을 누르세요.",
+    "generation.lens": "로짓 렌즈: 층마다의 추측과 헤드마다의 토큰 기여",
+    "generation.lens_explain": (
+        "**로짓 렌즈**는 각 층 뒤의 잔차 스트림을 마지막 층인 것처럼 최종 정규화와 언임베딩으로 "
+        "읽습니다. 칸마다 그 층이 그 위치에서 가장 그럴듯하다고 보는 다음 토큰을 적고, 색은 모델이 "
+        "결국 그 위치에서 1위로 두는 토큰에 그 층이 주는 확률입니다. 마지막 행이 모델 자신의 "
+        "출력입니다. 아래는 이 단계에서 쓴 토큰의 로짓에 대한 헤드마다의 **직접** 기여입니다. "
+        "헤드가 잔차 스트림에 곧바로 더하는 것을 최종 정규화(배율 고정)로 읽은 값이며, 뒤의 층이 "
+        "그것으로 하는 일은 들어가지 않습니다."
+    ),
+    "generation.lens_computing": "모든 층을 언임베딩으로 읽는 중…",
+    "generation.lens_title": "{step}단계: 층마다 가장 그럴듯한 다음 토큰(마지막 위치 12개)",
+    "generation.heads_title": "{token}의 로짓에 대한 헤드마다의 직접 기여",
+    "generation.heads_note": (
+        "{token} 쪽으로 가장 직접 쓰는 헤드는 {layer}층 {head}번 헤드입니다(로짓에 +{value}). "
+        "헤드를 클릭하면 위에서 그 행을 크게 봅니다."
+    ),
 }

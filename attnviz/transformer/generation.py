@@ -100,9 +100,11 @@ def generate(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    on_token: Callable[[Generation], None] | None = None,
 ) -> Generation:
     """Up to `max_new_tokens` new tokens after `prompt` (see the module's docstring).
-    `progress(done, max_new_tokens)` after each token; `stop()` True ends it early."""
+    After each token: `on_token(the generation so far)` (marked stopped, the tokens it holds
+    are final), then `progress(done, max_new_tokens)`; `stop()` True ends it early."""
     if encoder.kind != "decoder":
         raise InputError("generation_needs_decoder", kind=encoder.kind)
     if not 1 <= max_new_tokens <= MAX_NEW_TOKENS:
@@ -145,6 +147,8 @@ def generate(
             )
             result.ids.append(token)
             result.tokens.append(str(pieces(token)))
+            if on_token is not None:
+                on_token(_stopped(result, "stopped"))
             if progress is not None:
                 progress(step + 1, max_new_tokens)
             if token in ends:
@@ -156,4 +160,7 @@ def generate(
 
 
 def _stopped(result: Generation, why: str) -> Generation:
-    return Generation(result.prompt_ids, result.ids, result.tokens, result.steps, why)
+    """A copy of `result` as it stands, ended for `why`."""
+    return Generation(
+        list(result.prompt_ids), list(result.ids), list(result.tokens), list(result.steps), why
+    )

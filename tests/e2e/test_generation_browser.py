@@ -4,6 +4,8 @@ is taken."""
 
 from __future__ import annotations
 
+import re
+
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_models_browser import HEATMAPS, TITLES, no_exception
 from tests.e2e.test_playground_browser import wait_idle, wait_until
@@ -14,7 +16,7 @@ def test_generate_32_tokens_and_step_through_them(app_url, page):
     page.goto(f"{app_url}/Generation?model=smollm2")
     page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
     page.get_by_role("button", name="Generate").click()
-    page.get_by_text("32 new tokens", exact=False).wait_for(timeout=240_000)
+    page.get_by_text("New tokens: 32", exact=False).wait_for(timeout=240_000)
     wait_idle(page)
     wait_until(page, f"() => ({HEATMAPS})() >= {30 * 9}", timeout=60_000)
     assert no_exception(page)
@@ -29,3 +31,32 @@ def test_generate_32_tokens_and_step_through_them(app_url, page):
     assert no_exception(page)
     page.mouse.move(5, 5)
     page.screenshot(path=str(SCREENSHOTS / "generation.png"))
+
+
+def test_stop_keeps_the_tokens_so_far_and_the_lens_opens(app_url, page):
+    page.set_viewport_size({"width": 1400, "height": 2600})
+    page.goto(f"{app_url}/Generation?model=smollm2&new=64")
+    page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
+    page.get_by_role("button", name="Generate").click()
+    page.get_by_text(re.compile(r"token [1-9]\d* of 64")).wait_for(timeout=120_000)
+    page.get_by_role("button", name="Stop").click()
+    said = page.get_by_text(re.compile(r"New tokens: \d+ \(stopped\)"))
+    said.wait_for(timeout=60_000)
+    wait_idle(page)
+    assert no_exception(page)
+    count = int(said.inner_text().split()[2])
+    assert 1 <= count < 64, said.inner_text()
+    assert page.get_by_role("button", name="Generate").is_visible()
+    # The lens, folded until opened: every layer's guess and each head's part of the token.
+    page.get_by_text("Logit lens: each layer", exact=False).click()
+    wait_until(
+        page,
+        f"() => ({TITLES})().some(t => t.startsWith('Each head') && t.includes('logit of'))",
+        120_000,
+    )
+    wait_idle(page)
+    assert no_exception(page)
+    lens = page.locator(".st-key-generation_lens").first
+    lens.scroll_into_view_if_needed()
+    page.mouse.move(5, 5)
+    lens.screenshot(path=str(SCREENSHOTS / "logit_lens.png"))

@@ -45,7 +45,6 @@ from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
 from attnviz.transformer import head_finder, interventions
-from attnviz.transformer.tokens import readable
 
 VIEWS = {
     "rollout": "across.view.rollout",
@@ -587,9 +586,7 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
         ("across_ablation_after", p_after, t("across.ablation.after", count=len(heads))),
     ):
         top = probs.topk(10)
-        pieces = readable(
-            model.tokenizer.convert_ids_to_tokens(top.indices.tolist()), model.token_style
-        )
+        pieces = [model.readable_piece(int(i)) for i in top.indices]  # alternatives, each alone
         figures[key] = next_token_bars(pieces, top.values.tolist(), title, text_of)
     plot_row(figures)
     first = int(p_before.argmax())

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import functools
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.app import controls, links
+from attnviz.app import cache, controls, links
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.model import MODEL, pick_decoder
 from attnviz.app.plot import plot
@@ -18,9 +17,9 @@ from attnviz.app.selection import selected_head, store_click
 from attnviz.app.state import init_state
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.model import model_view, next_token_bars
-from attnviz.figures.style import style_layout
 from attnviz.i18n import catalogue, t
-from attnviz.transformer import models
+from attnviz.lessons.generation.figures import cache_figure, head_logits_figure, lens_figure
+from attnviz.transformer import lens, models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.generation import MAX_NEW_TOKENS, Generation, generate
 from attnviz.transformer.tokens import readable
@@ -49,6 +48,20 @@ LINK: tuple[controls.Control, ...] = (
 )  # fmt: skip
 RESULT = "generation_result"  # (settings, Generation) of the last run in this session
 GRID = "generation_grid"
+HEADS_GRID = "generation_heads"
+REQUEST = "generation_request"  # Generate pressed, not yet started
+HALTED = "generation_halted"  # Stop pressed: the running generation keeps no more tokens
+LENS_OPEN = "generation_lens_open"
+LENS_POSITIONS = 12  # the last positions the lens reads
+
+
+def _request() -> None:
+    st.session_state[REQUEST] = True
+    st.session_state[HALTED] = False
+
+
+def _stop() -> None:
+    st.session_state[HALTED] = True
 
 
 def _use_smollm2() -> None:
@@ -95,8 +108,20 @@ def settings(model: Encoder) -> tuple[str, int, float, int | None, int]:
 def run(
     model: Encoder, prompt: str, new: int, temperature: float, top_k: int | None, seed: int
 ) -> None:
-    """Generate under a progress bar; the result kept in the session."""
+    """Generate under a progress bar, with a Stop button; the result kept in the session.
+    Each token is kept as it comes: a click on Stop reruns the page, which shows the tokens
+    so far, and this run, interrupted at its next bar update, keeps no more after it."""
+    st.session_state[STEP.key] = 1
+    stop = st.empty()
+    stop.button(t("generation.stop"), key="generation_stop", icon=":material/stop:", on_click=_stop)
     bar = st.progress(0.0, text=t("generation.running", done=0, count=new))
+
+    def stopped() -> bool:
+        return bool(st.session_state.get(HALTED))
+
+    def keep(so_far: Generation) -> None:
+        if not stopped():
+            st.session_state[RESULT] = (str(model.path), prompt, so_far)
 
     def progress(done: int, count: int) -> None:
         bar.progress(done / count, text=t("generation.running", done=done, count=count))
@@ -104,15 +129,15 @@ def run(
     try:
         made = generate(
             model, prompt, max_new_tokens=new, temperature=temperature, top_k=top_k, seed=seed,
-            progress=progress,
+            progress=progress, on_token=keep, stop=stopped,
         )  # fmt: skip
     except ValueError as err:
-        bar.empty()
         show_error(err)
         return
-    bar.empty()
+    finally:
+        bar.empty()
+        stop.empty()
     st.session_state[RESULT] = (str(model.path), prompt, made)
-    st.session_state[STEP.key] = 1
 
 
 def show_result(model: Encoder, made: Generation) -> None:
@@ -154,7 +179,7 @@ def show_result(model: Encoder, made: Generation) -> None:
         )  # fmt: skip
         plot(figure, key="generation_row")
     with right:
-        tokens = readable([p for _, p, _ in chosen.top], model.token_style)
+        tokens = [model.readable_piece(i) for i, _, _ in chosen.top]  # alternatives, each alone
         probs = [p for _, _, p in chosen.top]
         plot(
             next_token_bars(tokens, probs, t("generation.top_title", step=step), text),
@@ -167,33 +192,59 @@ def show_result(model: Encoder, made: Generation) -> None:
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(grid, key=GRID, on_select=on_click)
     st.caption(t("generation.grid_click", layer=layer, head=head))
-    plot(cache_figure(made, step, model), key="generation_cache")
-
-
-def cache_figure(made: Generation, step: int, model: Encoder) -> go.Figure:
-    """The key/value cache's size after each step, the chosen one marked."""
-    sizes = [s.cache_bytes / 1e6 for s in made.steps]
-    steps = list(range(1, len(sizes) + 1))
-    layout = style_layout(t("generation.cache_title", layers=model.num_layers), height=300, top=60)
-    layout.update(
-        xaxis={"title": {"text": t("generation.step")}},
-        yaxis={"title": {"text": "MB"}, "rangemode": "tozero"},
-        plot_bgcolor="white",
-        showlegend=False,
+    total = len(made.prompt_ids) + len(made.steps) - 1
+    cached = cache_figure(
+        len(made.prompt_ids), total, step, model.num_layers, chosen.cache_bytes, text
     )
-    traces = [
-        go.Scatter(
-            x=steps, y=sizes, mode="lines+markers", hovertemplate="%{x}: %{y:.3f} MB<extra></extra>"
-        ),
-        go.Scatter(
-            x=[step],
-            y=[sizes[step - 1]],
-            mode="markers",
-            marker={"size": 14, "color": "#d62728"},
-            hoverinfo="skip",
-        ),
-    ]
-    return go.Figure(traces, layout)
+    plot(cached, key="generation_cache")
+    show_lens(model, made, step, (layer, head))
+
+
+@cache.results
+def read_lens(model_path: str, ids: tuple[int, ...], target: int, _model: Encoder) -> lens.Lens:
+    """The logit lens over the last positions of `ids`, with each head's part of `target`."""
+    return lens.logit_lens(_model, list(ids), positions=LENS_POSITIONS, target=target)
+
+
+def show_lens(model: Encoder, made: Generation, step: int, selected: tuple[int, int]) -> None:
+    """Step `step`'s logit lens and each head's direct part of its token's logit (in a folded
+    expander: drawn only when open)."""
+    box = st.expander(t("generation.lens"), key=LENS_OPEN, on_change="rerun")
+    with box:
+        if not box.open:
+            return
+        st.markdown(t("generation.lens_explain"))
+        chosen = made.steps[step - 1]
+        ids = (*made.prompt_ids, *made.ids[: step - 1])
+        try:
+            with st.spinner(t("generation.lens_computing")):
+                read = read_lens(str(model.path), ids, chosen.token_id, model)
+        except ValueError as err:
+            show_error(err)
+            return
+        labels = readable(
+            model.tokenizer.convert_ids_to_tokens([ids[i] for i in read.positions]),
+            model.token_style,
+        )
+        pieces = [
+            [[model.readable_piece(int(i)) for i in cell] for cell in row] for row in read.top_ids
+        ]
+        text = catalogue()
+        plot(lens_figure(read, labels, pieces, step, text), key="generation_lens")
+        token = model.readable_piece(chosen.token_id)
+        on_click = functools.partial(store_click, HEADS_GRID, (LAYER.key, HEAD.key), selected_head)
+        plot(head_logits_figure(read, token, selected, text), key=HEADS_GRID, on_select=on_click)
+        assert read.head_logits is not None
+        best = divmod(int(read.head_logits.argmax()), model.num_heads)
+        st.caption(
+            t(
+                "generation.heads_note",
+                token=markdown_literal(token),
+                layer=best[0],
+                head=best[1],
+                value=f"{float(read.head_logits.max()):.2f}",
+            )
+        )
 
 
 def _clamped(key: str, count: int) -> int:
@@ -218,13 +269,17 @@ def show() -> None:
         st.selectbox(t("model.layer"), range(model.num_layers), key=LAYER.key)
         st.selectbox(t("model.head"), range(model.num_heads), key=HEAD.key)
     prompt, new, temperature, top_k, seed = settings(model)
-    if st.button(t("generation.go"), type="primary", icon=":material/play_arrow:"):
+    st.button(t("generation.go"), type="primary", icon=":material/play_arrow:", on_click=_request)
+    # Taken at once: a run that Stop interrupts does not leave a press behind to start again.
+    if st.session_state.pop(REQUEST, False):
         run(model, prompt, new, temperature, top_k, seed)
     kept = st.session_state.get(RESULT)
     if kept and kept[0] == str(model.path):
         if kept[1] != prompt:
             st.caption(t("generation.older"))
         show_result(model, kept[2])
+    elif st.session_state.get(HALTED):
+        st.info(t("generation.stopped_early"))
     else:
         st.info(t("generation.press"))
     links.share_panel(LINK, key="generation")

@@ -5,7 +5,6 @@ attnviz.interventions on the same heads; and the five scores against the test's 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import torch
 
 from attnviz import head_finder, interventions, models
@@ -17,11 +16,6 @@ from tests.apptest import chart, open_page, texts_of, z_of
 from tests.lessons.across.test_view import PAGE, show
 
 INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 def test_the_five_scores_equal_the_tests_own(smol: Encoder) -> None:

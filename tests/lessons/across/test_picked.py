@@ -5,7 +5,6 @@ against the backend on the same reading."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import torch
 
 from attnviz import models
@@ -15,11 +14,6 @@ from attnviz.lessons.across.compute import head_statistics, next_token_forward
 from attnviz.rollout import attention_rollout
 from tests.apptest import chart, open_page, z_of
 from tests.lessons.across.test_view import PAGE, A, B, bars, show
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 def _smol_page():

@@ -5,21 +5,17 @@ top tokens, thumbnails and cache equal the backend's."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from attnviz import generation, models
 from attnviz.app.model import MODEL
 from attnviz.encoder import Encoder
+from attnviz.figures.labels import escape_label
 from attnviz.lessons.generation import view as gen_view
+from attnviz.transformer import lens
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode
 
 PAGE = "pages/11_Generation.py"
-
-
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
 
 
 def test_an_encoder_is_refused_with_smollm2_offered() -> None:
@@ -38,7 +34,7 @@ def test_generated_steps_equal_the_backend(smol: Encoder) -> None:
     next(b for b in at.button if b.label == "Generate").click().run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     made = generation.generate(smol, gen_view.DEFAULT_PROMPT, max_new_tokens=6)
-    assert "6 new tokens (the count reached)" in " ".join(m.value for m in at.markdown)
+    assert "New tokens: 6 (the count reached)" in " ".join(m.value for m in at.markdown)
     at.slider(key=gen_view.STEP.key).set_value(4).run()
     at.selectbox(key=gen_view.LAYER.key).set_value(14).run()
     at.selectbox(key=gen_view.HEAD.key).set_value(3).run()
@@ -48,5 +44,38 @@ def test_generated_steps_equal_the_backend(smol: Encoder) -> None:
     np.testing.assert_allclose(bars["x"], [p for _, _, p in step.top], atol=1e-6)
     thumbs = chart(at, gen_view.GRID)["data"]
     assert len([tr for tr in thumbs if tr["type"] == "heatmap"]) == 30 * 9
-    cache = decode(chart(at, "generation_cache")["data"][0]["y"])
-    np.testing.assert_allclose(cache, [s.cache_bytes / 1e6 for s in made.steps], rtol=1e-6)
+    # The cache after step 4: the prompt's rows and three generated ones, in all 30 layers.
+    cache = chart(at, "generation_cache")
+    cells = np.array(cache["data"][0]["z"], dtype=float)
+    prompt = len(made.prompt_ids)
+    assert cells.shape == (30, prompt + 5)
+    assert (~np.isnan(cells)).sum(axis=1).tolist() == [prompt + 3] * 30
+    assert (cells[:, prompt + 2] == 3).all() and (cells[:, :prompt] == 1).all()
+    assert f"{step.cache_bytes / 1e6:.2f} MB" in cache["layout"]["title"]["text"]
+
+
+def test_the_logit_lens_of_a_step_equals_the_backend(smol: Encoder) -> None:
+    at = open_page(PAGE)
+    at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.slider(key=gen_view.NEW.key).set_value(3).run()
+    next(b for b in at.button if b.label == "Generate").click().run(timeout=120)
+    assert gen_view.HEADS_GRID not in str(at.get("plotly_chart"))  # folded: not drawn
+    at.session_state[gen_view.LENS_OPEN] = True
+    at.slider(key=gen_view.STEP.key).set_value(2).run(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    made = generation.generate(smol, gen_view.DEFAULT_PROMPT, max_new_tokens=3)
+    read = lens.logit_lens(smol, made.prompt_ids + made.ids[:1], positions=12, target=made.ids[1])
+    grid = chart(at, "generation_lens")["data"][0]
+    np.testing.assert_allclose(decode(grid["z"]), read.final_probs.numpy(), atol=1e-5)
+    words = np.array(grid["text"])
+    # Each cell the row's top token as the page writes tokens; the output's top is the token
+    # greedy decoding wrote at this step.
+    assert int(read.top_ids[-1, -1, 0]) == made.ids[1]
+    pieces = [smol.readable_piece(int(i)) for i in read.top_ids[:, :, 0].flatten()]
+    shown = [escape_label(p) if len(p) <= 7 else escape_label(p)[:6] + "…" for p in pieces]
+    assert words.shape == (31, 12) and words.flatten().tolist() == shown
+    heads = decode(chart(at, gen_view.HEADS_GRID)["data"][0]["z"])
+    np.testing.assert_allclose(heads, read.head_logits.numpy(), atol=1e-4)
+    assert f"direct part of the logit of {escape_label(smol.readable_piece(made.ids[1]))}" in str(
+        chart(at, gen_view.HEADS_GRID)["layout"]["title"]
+    )

@@ -27,11 +27,6 @@ INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
 TEXT = " ".join(families.corpus()[:12])  # 181 SmolLM2 tokens: a heatmap, not an image
 
 
-@pytest.fixture(scope="module")
-def smol() -> Encoder:
-    return Encoder(models.resolve(models.SMOLLM2))
-
-
 def _long_page(text: str = TEXT):
     at = open_page(MODEL)
     at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)

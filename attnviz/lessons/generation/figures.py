@@ -1,0 +1,128 @@
+"""The generation lesson's own figures: the key/value cache as rows per layer, and the logit
+lens of one step (the lens grid and each head's direct part of the chosen token's logit)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+import torch
+
+from attnviz.figures.model import head_values, logit_lens_figure
+from attnviz.figures.style import style_layout
+from attnviz.i18n import Catalogue
+from attnviz.transformer.lens import Lens
+
+# The cache's cells: kept from the prompt, kept from generated tokens, added by this step.
+CACHE_COLOURS = {1: "#9ecae1", 2: "#3182bd", 3: "#d62728"}
+CACHE_ROW = 9  # px a layer
+
+
+def cache_cells(prompt: int, total: int, step: int, layers: int) -> torch.Tensor:
+    """(layers, total) cells of the cache after step `step` (1-based): 1 a prompt row, 2 a
+    generated token's row, 3 the rows this step's forward added (the whole prompt at step 1,
+    then the token before), NaN rows not yet cached."""
+    cells = torch.full((layers, total), float("nan"))
+    rows = prompt + step - 1
+    cells[:, :prompt] = 1
+    cells[:, prompt:rows] = 2
+    if step == 1:
+        cells[:, :prompt] = 3
+    else:
+        cells[:, rows - 1] = 3
+    return cells
+
+
+def cache_figure(
+    prompt: int, total: int, step: int, layers: int, size: int, text: Catalogue
+) -> go.Figure:
+    """The key/value cache after step `step`: one row of cells per layer, a cell per cached
+    position, growing by one each step to the generation's `total` positions."""
+    cells = cache_cells(prompt, total, step, layers)
+    bounds = [(1, 2), (2, 3), (3, 4)]
+    scale = []
+    for value, (lo, hi) in zip(CACHE_COLOURS, bounds, strict=True):
+        colour = CACHE_COLOURS[value]
+        scale += [[(lo - 1) / 3, colour], [(hi - 1) / 3, colour]]
+    title = text(
+        "generation.cache_title",
+        step=step,
+        rows=prompt + step - 1,
+        layers=layers,
+        size=f"{size / 1e6:.2f}",
+    )
+    layout = style_layout(title, height=CACHE_ROW * layers + 150, top=70)
+    layout.update(
+        xaxis={"title": {"text": text("fig.position")}, "range": [-0.5, total - 0.5]},
+        yaxis={"title": {"text": text("fig.layer")}, "autorange": "reversed"},
+        plot_bgcolor="white",
+        legend={"orientation": "h", "y": -0.25, "x": 0},
+        margin={"l": 70, "r": 20, "t": 70, "b": 90},
+    )
+    heat = go.Heatmap(
+        z=cells.tolist(),
+        zmin=1,
+        zmax=4,
+        colorscale=scale,
+        showscale=False,
+        xgap=0,
+        ygap=1,
+        hovertemplate=f"{text('fig.layer')} %{{y}}, {text('fig.position')} %{{x}}<extra></extra>",
+    )
+    keys = ("generation.cache.prompt", "generation.cache.generated", "generation.cache.added")
+    legend = [
+        go.Scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            marker={"symbol": "square", "size": 12, "color": CACHE_COLOURS[value]},
+            name=text(key),
+        )
+        for value, key in zip(CACHE_COLOURS, keys, strict=True)
+    ]
+    return go.Figure([heat, *legend], layout)
+
+
+def lens_figure(
+    read: Lens,
+    labels: Sequence[str],
+    pieces: Sequence[Sequence[Sequence[str]]],
+    step: int,
+    text: Catalogue,
+) -> go.Figure:
+    """The lens grid of one step: `labels` the read positions' tokens, `pieces` (L + 1, P, TOP)
+    the readable top tokens of each cell."""
+    hover = [
+        [
+            "\n".join(
+                f"{piece}: {float(p):.4f}"
+                for piece, p in zip(pieces[row][col], read.top_probs[row, col], strict=True)
+            )
+            for col in range(len(read.positions))
+        ]
+        for row in range(len(pieces))
+    ]
+    columns = [f"{label} ({i})" for label, i in zip(labels, read.positions, strict=True)]
+    return logit_lens_figure(
+        [[cell[0] for cell in row] for row in pieces],
+        read.final_probs,
+        hover,
+        positions=columns,
+        title=text("generation.lens_title", step=step),
+        text=text,
+    )
+
+
+def head_logits_figure(
+    read: Lens, token: str, selected: tuple[int, int], text: Catalogue
+) -> go.Figure:
+    """Each head's direct part of the logit of `token` (signed, about 0); a click picks a head."""
+    assert read.head_logits is not None
+    return head_values(
+        read.head_logits,
+        title=text("generation.heads_title", token=token),
+        text=text,
+        kind="scores",
+        selectable=True,
+        selected=selected,
+    )
