@@ -165,3 +165,56 @@ def test_ablation_refuses_other_families(tmp_path: Path) -> None:
     bert = Encoder(families.make("bert", tmp_path / "bert"))
     with pytest.raises(InputError, match="cannot take heads out"):
         interventions.next_token_probs(bert, "A dog runs.", ablate=[(0, 0)])
+
+
+def _head_output(encoder: Encoder, inputs: dict[str, torch.Tensor], layer: int, head: int):
+    """The test's own reading of one head's output: its slice where the heads lie joined."""
+    module, before = interventions.head_sites(encoder)[layer]
+    seen: dict[str, torch.Tensor] = {}
+
+    def pre(_m: object, args: tuple[torch.Tensor, ...]) -> None:
+        seen["x"] = args[0]
+
+    def post(_m: object, _a: object, output: tuple[torch.Tensor, ...]) -> None:
+        seen["x"] = output[0]
+
+    handle = module.register_forward_pre_hook(pre) if before else module.register_forward_hook(post)
+    try:
+        with torch.inference_mode():
+            encoder.model(**inputs)
+    finally:
+        handle.remove()
+    size = encoder.hidden_size // encoder.num_heads
+    return seen["x"][0, :, head * size : (head + 1) * size].float()
+
+
+@pytest.mark.parametrize("name", ["smollm2", "minilm"])
+def test_a_heads_output_replaced(smol: Encoder, encoder: Encoder, name: str) -> None:
+    """What the Playground's round trip does: the neuron view's q, k, v give the head's own
+    output (weights @ v); put back unchanged it changes nothing; zeros in a decoder equal the
+    zero ablation."""
+    from attnviz.neurons import head_vectors
+
+    model = smol if name == "smollm2" else encoder
+    encoded = model.encode(INDUCTION)
+    layer, head = (14, 3) if name == "smollm2" else (2, 5)
+    vectors = head_vectors(model, encoded, layer=layer, head=head)
+    own = _head_output(model, encoded.inputs, layer, head)
+    torch.testing.assert_close(vectors.weights @ vectors.values, own, atol=1e-5, rtol=1e-4)
+    with torch.inference_mode():
+        out = model.model(**encoded.inputs)
+    plain = (out.logits if name == "smollm2" else out.last_hidden_state)[0].float()
+    same = interventions.patched_output(model, encoded.inputs, {(layer, head): own})
+    torch.testing.assert_close(same, plain, atol=1e-4, rtol=1e-4)
+    zeros = torch.zeros_like(own)
+    changed = interventions.patched_output(model, encoded.inputs, {(layer, head): zeros})
+    assert (changed - plain).abs().max() > 1e-3
+    if name == "smollm2":
+        ablated = interventions.next_token_probs(model, INDUCTION, ablate=[(layer, head)])
+        torch.testing.assert_close(torch.softmax(changed[-1], -1), ablated, atol=1e-6, rtol=0)
+    # Only the first rows: later positions keep the head's own output.
+    first = interventions.patched_output(model, encoded.inputs, {(layer, head): zeros[:2]})
+    assert not torch.allclose(first, changed)
+    with pytest.raises(InputError) as err:
+        interventions.patched_output(model, encoded.inputs, {(layer, head): zeros[:, :5]})
+    assert err.value.key == "edit_shape"

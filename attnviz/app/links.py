@@ -14,8 +14,9 @@ from __future__ import annotations
 import functools
 import html
 import json
+import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 
@@ -31,6 +32,8 @@ LANG_PARAM = "lang"
 # switch in the sidebar; every page's link carries it.
 PRESENT = bool_control("present", "present")
 STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
+VIA = "via"  # a one-shot mark on a link `open_page` made: the page reads it even if seen before
+OPENED = "links_opened"  # the marks read in this session
 
 
 def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]:
@@ -51,20 +54,35 @@ def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]
     return bad
 
 
+def open_page(script: str, values: Mapping[str, str]) -> NoReturn:
+    """Open the page `script` with `values` (its own link names -> text) as its link: it reads
+    them as a link from outside opens it (every other setting at its default), even if it was
+    read before in this session. How one page hands another its state, never its keys."""
+    st.switch_page(script, query_params={**values, VIA: secrets.token_hex(4)})
+
+
 def restore_link(params: Sequence[Control], page: str) -> None:
-    """Read the page's settings from the URL, once per session and page (before the widgets);
-    a setting the URL does not set, and no earlier run did, starts at its default."""
+    """Read the page's settings from the URL, once per session and page (before the widgets),
+    and again when another page opened it with `open_page`; a setting the URL does not set,
+    and no earlier run did, starts at its default."""
     keys = frozenset(st.session_state.get(SETTING_KEYS, ()))
     st.session_state[SETTING_KEYS] = keys | {param.key for param in params}
     restored = set(st.session_state.get(RESTORED, ()))
-    if page in restored:
+    query = st.query_params.to_dict()
+    seen = frozenset(st.session_state.get(OPENED, ()))
+    via = query.get(VIA)
+    opened = via is not None and via not in seen
+    if page in restored and not opened:
         return
+    if opened:  # read once: later runs of the page keep what its widgets then hold
+        st.session_state[OPENED] = seen | {via}
+        for param in params:
+            st.session_state[param.key] = param.default
     for param in params:
         init_state(param.key, param.default)
     st.session_state[RESTORED] = frozenset(restored | {page})
-    query = st.query_params.to_dict()
     bad = apply_values(params, query)
-    known = {param.name for param in params} | {LANG_PARAM, PRESENT.name}
+    known = {param.name for param in params} | {LANG_PARAM, PRESENT.name, VIA}
     known |= {param.old_name[0] for param in params if param.old_name is not None}
     unknown = [name for name in query if name not in known]
     if bad:

@@ -243,9 +243,28 @@ EN: dict[str, str] = {
     "model.neuron.col.weight": "softmax",
     "model.neuron.col.model": "model's weight",
     "model.neuron.csv": "The terms",
+    "model.edit.heading": "Your Playground edit, applied",
+    "model.edit.drop": "Drop the edit",
+    "model.edit.what": (
+        "Layer {layer}, head {head}: its output replaced by the Playground's ({rows} rows, the "
+        "first positions); every other head and layer as the model computes them."
+    ),
+    "model.edit.encoder": (
+        "The sentence embedding (the mean of the last layer over the tokens) keeps a cosine "
+        "of {cosine} with the unedited one; the token that moved most is {token} (cosine "
+        "{token_cosine})."
+    ),
+    "model.edit.before": "Next token, as the model computes it",
+    "model.edit.after": "Next token, layer {layer} head {head} edited",
+    "model.edit.decoder": (
+        "{token} had {before} before the edit and {after} after it; KL(before ‖ after) = {kl} "
+        "nats; the most probable token now: {top}."
+    ),
     "model.neuron.playground": "Open this head in the Playground ({rows} rows)",
     "model.neuron.playground.help": (
-        "Puts this head's Q, K and V (the first {limit} rows) into the Playground's boxes."
+        "Opens the Playground with this head's Q, K and V (the first {limit} rows), its "
+        "scoring and its mask. Edit them there, then come back with the edit applied: the "
+        "Playground's output replaces this head's output and the model runs again."
     ),
 }
 
@@ -478,6 +497,22 @@ KO: dict[str, str] = {
     "model.neuron.col.weight": "소프트맥스",
     "model.neuron.col.model": "모델의 가중치",
     "model.neuron.csv": "항목",
+    "model.edit.heading": "플레이그라운드에서 한 편집을 적용한 결과",
+    "model.edit.drop": "편집 버리기",
+    "model.edit.what": (
+        "{layer}층 {head}번 헤드: 출력을 플레이그라운드의 출력({rows}행, 앞쪽 위치)으로 바꿨고, "
+        "다른 헤드와 층은 모델이 계산한 그대로입니다."
+    ),
+    "model.edit.encoder": (
+        "문장 임베딩(마지막 층을 토큰에 걸쳐 평균한 것)은 편집 전과 코사인 {cosine}을 유지합니다. "
+        "가장 많이 움직인 토큰은 {token}입니다(코사인 {token_cosine})."
+    ),
+    "model.edit.before": "다음 토큰, 모델이 계산한 그대로",
+    "model.edit.after": "다음 토큰, {layer}층 {head}번 헤드 편집",
+    "model.edit.decoder": (
+        "{token}의 확률은 편집 전 {before}, 편집 뒤 {after}입니다. KL(전 ‖ 후) = {kl} 나트, "
+        "지금 가장 그럴듯한 토큰: {top}."
+    ),
     "model.neuron.playground": "이 헤드를 플레이그라운드에서 열기({rows}행)",
-    "model.neuron.playground.help": "이 헤드의 Q, K, V(처음 {limit}행)를 플레이그라운드의 입력 칸에 넣습니다.",
+    "model.neuron.playground.help": "이 헤드의 Q, K, V(처음 {limit}행)와 점수 함수, 마스크로 플레이그라운드를 엽니다. 거기서 고친 뒤 편집을 적용해 돌아오면, 플레이그라운드의 출력이 이 헤드의 출력을 대신하고 모델이 다시 계산합니다.",
 }

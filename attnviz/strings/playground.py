@@ -4,6 +4,13 @@ English (EN) and Korean (KO), key for key.
 """
 
 EN: dict[str, str] = {
+    "playground.back.from": (
+        "These Q, K and V are **layer {layer}, head {head}** of a model on the Model attention "
+        "page. Change them here (a number, a row, the scoring, a mask), then go back: the "
+        "output below replaces that head's output and the model runs again."
+    ),
+    "playground.back.go": "Back to the model with this edit",
+    "playground.back.leave": "Not from the model any more",
     "playground.nav": "Playground",
     "playground.tour": (
         "Type, paste, upload or generate queries, keys and values; choose the scoring function and "
@@ -118,6 +125,13 @@ EN: dict[str, str] = {
 }
 
 KO: dict[str, str] = {
+    "playground.back.from": (
+        "이 Q, K, V는 모델 어텐션 페이지에 있는 모델의 **{layer}층 {head}번 헤드**입니다. 여기서 "
+        "바꾼 뒤(숫자, 행, 점수 함수, 마스크) 돌아가면, 아래 출력이 그 헤드의 출력을 대신하고 "
+        "모델이 다시 계산합니다."
+    ),
+    "playground.back.go": "이 편집을 가지고 모델로 돌아가기",
+    "playground.back.leave": "더는 모델과 잇지 않기",
     "playground.nav": "플레이그라운드",
     "playground.tour": (
         "쿼리, 키, 값을 직접 입력하거나 붙여 넣거나 업로드하거나 무작위로 생성합니다. 점수 함수"

@@ -14,7 +14,7 @@ Old-path alias: `attnviz.interventions`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -151,6 +151,79 @@ def next_token_probs(
     """(V,) float32 probabilities of the token after `text` with the `ablate` heads removed."""
     logits = logits_with(encoder, text, ablate=ablate, mode=mode)[1]
     return torch.softmax(logits[-1], dim=-1)
+
+
+def head_sites(encoder: Encoder) -> list[tuple[Any, bool]]:
+    """Each layer's place where its heads' outputs lie side by side, as (module, before): the
+    output projection's input (before=True: a pre-hook) in a decoder, the self-attention
+    module's own output where it returns the heads joined (BERT's, before its dense layer)."""
+    if encoder.kind == "decoder":
+        return [(projection, True) for projection in projections(encoder)]
+    if encoder.kind != "encoder":
+        raise InputError("ablation_unsupported", model_type=encoder.model_type)
+    modules = _FOUND.get(encoder.model)
+    if modules is None:
+        modules = attention_modules(encoder)
+        _FOUND[encoder.model] = modules
+    if len(modules) != encoder.num_layers:
+        raise InputError("ablation_unsupported", model_type=encoder.model_type)
+    return [(module, False) for module in modules]
+
+
+def _replaced(x: torch.Tensor, rows: dict[int, torch.Tensor], count: int) -> torch.Tensor:
+    """`x` (1, T, H * d) with each head's first rows replaced by `rows[head]` (n, d)."""
+    x = x.clone()
+    size = x.shape[-1] // count
+    for head, new in rows.items():
+        x[0, : new.shape[0], head * size : (head + 1) * size] = new.to(x.dtype)
+    return x
+
+
+def patched_output(
+    encoder: Encoder,
+    inputs: Mapping[str, torch.Tensor],
+    patch: Mapping[tuple[int, int], torch.Tensor],
+) -> torch.Tensor:
+    """The model's output on `inputs` (an Encoded's) with each (layer, head)'s output replaced,
+    in its first n positions, by the given (n, d_head) rows: a decoder's (T, V) float32 logits,
+    an encoder's (T, d) last hidden state. ValueError for rows of the wrong size."""
+    sites = head_sites(encoder)
+    tokens = int(inputs["input_ids"].shape[1])
+    size = encoder.hidden_size // encoder.num_heads
+    by_layer: dict[int, dict[int, torch.Tensor]] = {}
+    _checked(encoder, patch.keys(), "zero")
+    for (layer, head), given in patch.items():
+        if given.ndim != 2 or given.shape[1] != size or not 1 <= given.shape[0] <= tokens:
+            raise InputError(
+                "edit_shape", rows=given.shape[0], cols=given.shape[-1], tokens=tokens, size=size
+            )
+        by_layer.setdefault(layer, {})[head] = given.float()
+    handles = []
+    for layer, rows in by_layer.items():
+        module, before = sites[layer]
+        if before:
+
+            def pre(_m: Any, args: tuple[Any, ...], rows: Any = rows) -> tuple[Any, ...]:
+                return (_replaced(args[0], rows, encoder.num_heads), *args[1:])
+
+            handles.append(module.register_forward_pre_hook(pre))
+        else:
+
+            def post(_m: Any, _args: Any, output: Any, rows: Any = rows) -> Any:
+                if isinstance(output, tuple):
+                    return (_replaced(output[0], rows, encoder.num_heads), *output[1:])
+                return _replaced(output, rows, encoder.num_heads)
+
+            handles.append(module.register_forward_hook(post))
+    try:
+        with torch.inference_mode():
+            out = encoder.model(**inputs)
+    finally:
+        for handle in handles:
+            handle.remove()
+    if encoder.kind == "decoder":
+        return out.logits[0].float()
+    return out.last_hidden_state[0].float()
 
 
 def kl_divergence(before: torch.Tensor, after: torch.Tensor) -> float:

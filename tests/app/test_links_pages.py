@@ -353,6 +353,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "cells_on": "1", "cells": "0.1", "fill": "-inf", "shown": "0", "q": "2", "k": "1",
         "sigma": "2",
         "preset": "textbook", "self": "1", "Q": "1, 2", "K": "1, 0", "V": "3",
+        "back": "pages/8_Model_attention.py?layer=2&edit_at=2.3",
     },
     NLI: {
         "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",
@@ -379,6 +380,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
         "target": "It rests.", "view": "neuron", "stack": "cross", "layer": "2", "head": "3",
         "query": "2", "hide": "1", "renorm": "0", "merge": "1", "block": "AB", "long": "1",
+        "edit": "1, 2", "edit_at": "2.3",
     },
     MASKING: {
         "b": "2", "m": "4", "seed": "1", "lens": "3, 4", "seq": "1", "causal": "1",

@@ -1,11 +1,15 @@
 """The model lesson's numbers: rows renormalised over the tokens on view, and how much of each
-row's attention went to [CLS] and [SEP] (attnviz.encoder's views of all-MiniLM-L6-v2)."""
+row's attention went to [CLS] and [SEP] (attnviz.encoder's views of all-MiniLM-L6-v2), and
+what the model makes of a head's output edited in the Playground."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 
-from attnviz.encoder import Encoded, attention_view
+from attnviz.encoder import Encoded, Encoder, attention_view
+from attnviz.transformer import interventions
 from attnviz.transformer.tokens import readable
 
 
@@ -64,3 +68,35 @@ def next_token_rows(encoded: Encoded, position: int) -> tuple[list[str], list[fl
         raise ValueError(f"a {encoded.kind} predicts no next token")
     pieces = encoded.readable(encoded.next_tokens[position])  # "␣cat", not "Ġcat"
     return pieces, encoded.next_token_probs[position].tolist()
+
+
+@dataclass(frozen=True)
+class EditEffect:
+    """What the model makes of one head's output replaced (the Playground's round trip): a
+    decoder's next-token probabilities at the last position, before and after; an encoder's
+    sentence embedding (the mean of the last layer over the tokens, as all-MiniLM-L6-v2
+    pools) and each token's last-layer vector, compared by cosine."""
+
+    kind: str  # "decoder" or "encoder"
+    before: torch.Tensor  # (V,) probabilities, or (d,) the sentence embedding
+    after: torch.Tensor
+    token_cosines: torch.Tensor | None = None  # (T,) an encoder's tokens, after against before
+
+    @property
+    def cosine(self) -> float:
+        return float(torch.nn.functional.cosine_similarity(self.before, self.after, dim=0))
+
+
+def edit_effect(
+    encoder: Encoder, encoded: Encoded, at: tuple[int, int], rows: torch.Tensor
+) -> EditEffect:
+    """The model on `encoded`'s inputs with head `at`'s output replaced by `rows` (n, d_head)
+    in its first n positions, against the same run unchanged."""
+    before = interventions.patched_output(encoder, encoded.inputs, {})
+    after = interventions.patched_output(encoder, encoded.inputs, {at: rows})
+    if encoder.kind == "decoder":
+        return EditEffect(
+            "decoder", torch.softmax(before[-1], dim=-1), torch.softmax(after[-1], dim=-1)
+        )
+    cosines = torch.nn.functional.cosine_similarity(before, after, dim=-1)
+    return EditEffect("encoder", before.mean(dim=0), after.mean(dim=0), cosines)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -16,9 +17,9 @@ import torch
 
 from attnviz import paths
 from attnviz.app import cache, controls, links
+from attnviz.app import matrix_input as inputs
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.long import long_reading, reading_bytes
-from attnviz.app.matrix_input import SELF_ATTENTION, SOURCE, TEXTS
 from attnviz.app.model import MODEL, pick_model
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.selection import selected_cell, selected_head, store_click
@@ -47,10 +48,13 @@ from attnviz.figures.model import (
 )
 from attnviz.head_stats import sink_share
 from attnviz.i18n import Catalogue, catalogue, t
+from attnviz.lessons.model import LESSON
 from attnviz.lessons.model.compute import (
     LINES_ABOVE,
     LINES_PER_TOKEN,
     STACKS,
+    EditEffect,
+    edit_effect,
     next_token_rows,
     renormalise,
     specials_share,
@@ -58,8 +62,9 @@ from attnviz.lessons.model.compute import (
     strongest_lines,
 )
 from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
-from attnviz.parsing import MAX_ROWS, format_matrix
+from attnviz.parsing import MAX_ROWS, format_matrix, parse_matrix
 from attnviz.transformer import lazy
+from attnviz.transformer.interventions import kl_divergence
 from attnviz.transformer.neurons import HeadVectors, head_vectors, neuron_terms
 
 BLOCKS = {
@@ -102,9 +107,13 @@ LONG_TEXT = controls.text_control("long_text", "model_long_text", "", max_chars=
 MAX_LONG_CHARS = 30_000
 SAMPLE_CAPTIONS = 700  # premises of the NLI data joined: about 6,000 SmolLM2 tokens
 LONG_GRID = "view_long_grid"
+# A head's output as edited in the Playground (its output matrix, never in the URL: too long),
+# and which head it replaces ("layer.head").
+EDIT = controls.text_control("edit", "model_edit", "", max_chars=0)
+EDIT_AT = controls.text_control("edit_at", "model_edit_at", "", max_chars=20)
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, TARGET, VIEW, STACK, LAYER, HEAD, QUERY, HIDE,
-    RENORM, MERGE, BLOCK, LONG,
+    RENORM, MERGE, BLOCK, LONG, EDIT, EDIT_AT,
 )  # fmt: skip
 GRID = "view_grid"
 HEAD_CHART = "view_head"
@@ -113,6 +122,9 @@ LINES_CHART = "view_lines"
 LINES_TOKEN, LINES_SIDE = "model_lines_token", "model_lines_side"  # a clicked token of the lines
 LINES_MAX = 256  # tokens the head view draws at most
 PLAYGROUND = "pages/1_Playground.py"
+# The Playground's link names for what the neuron view hands it besides the matrices (its own
+# controls: tests/lessons/model/test_round_trip.py reads them back there).
+PLAYGROUND_SCORE, PLAYGROUND_CAUSAL, PLAYGROUND_BACK = "score", "causal", "back"
 
 
 @dataclass(frozen=True)
@@ -393,18 +405,20 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     st.caption(t("model.grid_click", layer=choice.layer, head=choice.head))
 
 
-def _fill_playground(vectors: HeadVectors, causal: bool) -> None:
-    """The head's Q, K and V (the first MAX_ROWS rows) into the Playground's boxes."""
-    st.session_state[SOURCE] = "edit"
-    st.session_state[SELF_ATTENTION] = False
-    for name, matrix in (
-        ("queries", vectors.queries),
-        ("keys", vectors.keys),
-        ("values", vectors.values),
-    ):
-        st.session_state[TEXTS[name]] = format_matrix(matrix[:MAX_ROWS])
-    st.session_state["attn_score"] = "dot" if vectors.scale == 1.0 else "scaled_dot"
-    st.session_state["mask_causal"] = causal
+def playground_link(vectors: HeadVectors, causal: bool, layer: int, head: int) -> dict[str, str]:
+    """The Playground's link for this head: its Q, K and V (the first MAX_ROWS rows), the
+    scoring and mask the model used, and the way back here (this page's link, on this head)."""
+    here = links.current_values([c for c in LINK if c is not EDIT], st.session_state, limit=None)
+    back = {**here, VIEW.name: "neuron", EDIT_AT.name: f"{layer}.{head}"}
+    matrices = {"queries": vectors.queries, "keys": vectors.keys, "values": vectors.values}
+    return {
+        inputs.SOURCE_CONTROL.name: "edit",
+        inputs.SELF_CONTROL.name: "0",
+        **{inputs.TEXT_CONTROLS[n].name: format_matrix(m[:MAX_ROWS]) for n, m in matrices.items()},
+        PLAYGROUND_SCORE: "dot" if vectors.scale == 1.0 else "scaled_dot",
+        PLAYGROUND_CAUSAL: "1" if causal else "0",
+        PLAYGROUND_BACK: f"{LESSON.script}?{urlencode(back)}",
+    }
 
 
 def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
@@ -487,8 +501,81 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
         help=t("model.neuron.playground.help", limit=MAX_ROWS),
         icon=":material/open_in_new:",
     ):
-        _fill_playground(vectors, causal)
-        st.switch_page(PLAYGROUND)
+        links.open_page(PLAYGROUND, playground_link(vectors, causal, choice.layer, choice.head))
+
+
+@cache.results
+def edited(
+    model_path: str, texts: tuple[str, ...], edit: str, at: tuple[int, int],
+    _encoder: Encoder, _encoded: Encoded,
+) -> EditEffect:  # fmt: skip
+    """What the model makes of head `at`'s output replaced by the Playground's `edit`."""
+    return edit_effect(_encoder, _encoded, at, parse_matrix(edit))
+
+
+def _drop_edit() -> None:
+    st.session_state[EDIT.key] = EDIT.default
+    st.session_state[EDIT_AT.key] = EDIT_AT.default
+
+
+def edit_head(model: Encoder) -> tuple[int, int]:
+    """The head the edit replaces, from "layer.head"; ValueError if it is not one of this model."""
+    layer, _, head = str(st.session_state.get(EDIT_AT.key) or "").partition(".")
+    at = (int(layer), int(head)) if layer.isdigit() and head.isdigit() else (-1, -1)
+    if not (0 <= at[0] < model.num_layers and 0 <= at[1] < model.num_heads):
+        raise InputError("edit_head", layers=model.num_layers, heads=model.num_heads)
+    return at
+
+
+def show_edit(model: Encoder, encoded: Encoded) -> None:
+    """The Playground's edit of one head's output applied: the prediction before and after."""
+    edit = str(st.session_state.get(EDIT.key) or "")
+    if not edit:
+        return
+    st.subheader(t("model.edit.heading"))
+    st.button(t("model.edit.drop"), key="model_edit_drop", on_click=_drop_edit)
+    try:
+        at = edit_head(model)
+        with st.spinner(t("model.computing")):
+            effect = edited(str(model.path), tuple(encoded.texts), edit, at, model, encoded)
+    except ValueError as err:
+        show_error(err)
+        return
+    st.caption(t("model.edit.what", layer=at[0], head=at[1], rows=edit.count("\n") + 1))
+    if effect.kind == "encoder":
+        moved = int(effect.token_cosines.argmin()) if effect.token_cosines is not None else 0
+        st.markdown(
+            t(
+                "model.edit.encoder",
+                cosine=f"{effect.cosine:.4f}",
+                token=markdown_literal(encoded.labels[moved]),
+                token_cosine=f"{float(effect.token_cosines[moved]):.4f}"
+                if effect.token_cosines is not None
+                else "1",
+            )
+        )
+        return
+    text = catalogue()
+    figures = {}
+    for key, probs, title in (
+        ("model_edit_before", effect.before, t("model.edit.before")),
+        ("model_edit_after", effect.after, t("model.edit.after", layer=at[0], head=at[1])),
+    ):
+        top = probs.topk(10)
+        pieces = [model.readable_piece(int(i)) for i in top.indices]
+        figures[key] = next_token_bars(pieces, top.values.tolist(), title, text)
+    plot_row(figures)
+    first = int(effect.before.argmax())
+    st.markdown(
+        t(
+            "model.edit.decoder",
+            token=markdown_literal(model.readable_piece(first)),
+            before=f"{float(effect.before[first]):.1%}",
+            after=f"{float(effect.after[first]):.1%}",
+            kl=f"{kl_divergence(effect.before, effect.after):.4f}",
+            top=markdown_literal(model.readable_piece(int(effect.after.argmax()))),
+        )
+    )
 
 
 def show() -> None:
@@ -531,6 +618,7 @@ def show() -> None:
     view = controls.select(VIEW, t("model.view"), lambda v: t(VIEWS[v]), widget="segmented")
     if view == "neuron":
         show_neuron(model, encoded, choice)
+        show_edit(model, encoded)
     else:
         show_model(model, encoded, choice)
     links.share_panel(LINK, key="model")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+from urllib.parse import parse_qsl
 
 import streamlit as st
 
@@ -23,7 +24,9 @@ from attnviz.figures.matrix import NUMBERS_LIMIT, SELECT_CELL_LIMIT
 from attnviz.figures.steps import step_figure
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.inputs import QKV, Preset
+from attnviz.lessons import lessons
 from attnviz.lessons.playground.compute import AttentionChoice, compute
+from attnviz.parsing import format_matrix
 
 SCORE_LABELS = {
     "dot": "score.dot",
@@ -49,6 +52,10 @@ CELLS_ON = controls.bool_control("cells_on", "mask_cells_on")
 FILL = controls.choice_control("fill", "mask_fill", FILL_VALUES["-1e6"], FILL_VALUES)
 SHOW_MASKED = controls.bool_control("shown", "mask_show_values", default=True)
 # The selected cell's bounds are the largest inputs'; a smaller input starts at query 0.
+# The page that opened these matrices and its link, as "pages/N_Name.py?name=value&...": the
+# Model attention page's neuron view sends a head here and takes the output back.
+BACK = controls.text_control("back", "pg_back", "", max_chars=4000)
+BACK_EDIT, BACK_AT = "edit", "edit_at"  # the names that page reads the edit and its head by
 QUERY_CONTROL = controls.int_control("q", QUERY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
 KEY_CONTROL = controls.int_control("k", KEY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
 LINK: tuple[controls.Control, ...] = (
@@ -66,6 +73,7 @@ LINK: tuple[controls.Control, ...] = (
     SHOW_MASKED,
     QUERY_CONTROL,
     KEY_CONTROL,
+    BACK,
 )
 STEP_KEYS = ("pg_scores", "pg_masked_scores", "pg_weights")
 
@@ -293,8 +301,37 @@ def show_downloads(result: AttentionResult, qkv: QKV) -> None:
     )
 
 
+def back_link() -> tuple[str, dict[str, str]] | None:
+    """The page these matrices came from and its link, if a page sent them (a known page only:
+    a link may carry anything)."""
+    script, _, query = str(st.session_state.get(BACK.key) or "").partition("?")
+    if script not in {lesson.script for lesson in lessons()}:
+        return None
+    return script, dict(parse_qsl(query, keep_blank_values=True))
+
+
+def _leave_back() -> None:
+    st.session_state[BACK.key] = ""
+
+
+def show_back(back: tuple[str, dict[str, str]]) -> bool:
+    """Where the matrices came from, and the way back with the edit: True when pressed."""
+    values = back[1]
+    layer, _, head = values.get(BACK_AT, "").partition(".")
+    with st.container(border=True):
+        st.markdown(t("playground.back.from", layer=layer, head=head))
+        left, right = st.columns([2, 1])
+        pressed = left.button(
+            t("playground.back.go"), type="primary", key="pg_back_go", icon=":material/undo:"
+        )
+        right.button(t("playground.back.leave"), key="pg_back_leave", on_click=_leave_back)
+    return bool(pressed)
+
+
 def show() -> None:
     links.restore_link(LINK, page="playground")
+    back = back_link()
+    go_back = show_back(back) if back is not None else False
     reset = (VALID_LENS.key, CAUSAL.key, CELLS_ON.key, FILL.key)
     qkv = inputs.qkv_input(on_preset=_preset_masks, reset_keys=reset)
     # The sidebar stays while an input is being fixed.
@@ -307,6 +344,9 @@ def show() -> None:
     except ValueError as err:
         show_error(err)
         return
+    if go_back and back is not None:  # the output, as the head's new output, to that page
+        edit = {BACK_EDIT: format_matrix(result.output)}
+        links.open_page(back[0], {**back[1], **edit})
     text = catalogue()
     show_row_check(result, choice.fill_value)
     st.subheader(t("playground.steps_heading"))
