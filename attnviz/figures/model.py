@@ -3,7 +3,8 @@ layer x head) and one head beside its layer's average over heads."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
@@ -142,14 +143,20 @@ BAR_ROW = 26  # px a bar
 
 
 def next_token_bars(
-    tokens: Sequence[str], probs: Sequence[float], title: str, text: Catalogue
+    tokens: Sequence[str],
+    probs: Sequence[float],
+    title: str,
+    text: Catalogue,
+    *,
+    top: float = 1.0,
 ) -> go.Figure:
-    """The top next tokens as horizontal bars, the most probable on top."""
+    """The top next tokens as horizontal bars, the most probable on top, on an axis from 0 to
+    `top` (charts set side by side for comparison share one: `shared_top`)."""
     labels = unique_labels([escape_label(token) for token in tokens])
     layout = style_layout(title, height=BAR_ROW * len(labels) + 120, top=60)
     layout.update(
         margin={"l": round(labels_width(labels)) + 20, "r": 20, "t": 60, "b": 50},
-        xaxis={"title": {"text": text("model.next.probability")}, "range": [0, 1]},
+        xaxis={"title": {"text": text("model.next.probability")}, "range": [0, top]},
         yaxis={"autorange": "reversed", "type": "category"},
         plot_bgcolor="white",
     )
@@ -196,6 +203,33 @@ def logit_lens_figure(
         height=LENS_ROW * len(rows) + TOP_SPACE + 10,  # rows tall enough for their tokens
         show_numbers=True,  # the tokens, where they fit
     )
+
+
+def before_after_bars(
+    before: torch.Tensor,
+    after: torch.Tensor,
+    name: Callable[[int], str],
+    titles: tuple[str, str],
+    text: Catalogue,
+) -> tuple[go.Figure, go.Figure]:
+    """The 10 most probable next tokens of two (V,) distributions, on one axis; `name` reads
+    a token id (each alternative alone)."""
+    tops = [probs.topk(10) for probs in (before, after)]
+    end = shared_top(*(top.values.tolist() for top in tops))
+    first, second = (
+        next_token_bars(
+            [name(int(i)) for i in top.indices], top.values.tolist(), title, text, top=end
+        )
+        for top, title in zip(tops, titles, strict=True)
+    )
+    return first, second
+
+
+def shared_top(*probs: Sequence[float]) -> float:
+    """One axis end for bars compared side by side: the largest bar and room for its label
+    (a quarter more), in steps of 0.05, at most 1."""
+    largest = max((float(p) for row in probs for p in row), default=1.0)
+    return min(1.0, math.ceil(largest * 1.25 / 0.05) * 0.05)
 
 
 def _short(token: str) -> str:

@@ -19,8 +19,8 @@ EN: dict[str, str] = {
         "*Quantifying Attention Flow in Transformers*), measures what each head does (Clark et "
         "al. 2019, *What Does BERT Look At?*), and sets gradient saliency beside attention, "
         "since attention weights are not explanations by themselves (Jain & Wallace 2019; "
-        "Wiegreffe & Pinter 2019). A pair is read as on the Model attention page, "
-        "`[CLS] A [SEP] B [SEP]`."
+        "Wiegreffe & Pinter 2019). A pair is read as on the Model attention page: "
+        "`[CLS] A [SEP] B [SEP]` by MiniLM, A, a newline, B by a causal model such as SmolLM2."
     ),
     "across.view": "View",
     "across.view.rollout": "Rollout",
@@ -59,7 +59,7 @@ EN: dict[str, str] = {
     "across.ablation.zero": "Zero",
     "across.ablation.mean": "Mean over the text",
     "across.ablation.before": "Next token, every head in",
-    "across.ablation.after": "Next token, {count} heads out",
+    "across.ablation.after": "Next token, heads out: {count}",
     "across.ablation.summary": (
         "The model's first choice **{token}**: {before} before, {after} after; now it says "
         "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
@@ -229,7 +229,8 @@ KO: dict[str, str] = {
         "*Quantifying Attention Flow in Transformers*), 각 헤드가 하는 일을 재며(Clark et al. "
         "2019, *What Does BERT Look At?*), 어텐션 가중치만으로는 설명이 되지 않으므로(Jain & "
         "Wallace 2019; Wiegreffe & Pinter 2019) 어텐션 옆에 그래디언트 중요도를 놓습니다. 문장 "
-        "쌍은 모델의 어텐션 페이지에서처럼 `[CLS] A [SEP] B [SEP]`로 읽습니다."
+        "쌍은 모델의 어텐션 페이지에서처럼 읽습니다. MiniLM은 `[CLS] A [SEP] B [SEP]`로, "
+        "SmolLM2 같은 인과 모델은 A, 줄바꿈, B로 읽습니다."
     ),
     "across.view": "보기",
     "across.view.rollout": "롤아웃",
@@ -267,7 +268,7 @@ KO: dict[str, str] = {
     "across.ablation.zero": "0으로",
     "across.ablation.mean": "글 전체의 평균으로",
     "across.ablation.before": "다음 토큰, 모든 헤드 포함",
-    "across.ablation.after": "다음 토큰, 헤드 {count}개 뺌",
+    "across.ablation.after": "다음 토큰, 뺀 헤드: {count}개",
     "across.ablation.summary": (
         "모델의 첫 선택 **{token}**: 전 {before}, 후 {after}. 이제 모델은 **{top}**을(를) "
         "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "

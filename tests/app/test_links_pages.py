@@ -369,7 +369,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
         "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
         "target": "verdict", "baseline": "pad", "steps": "8", "score": "previous",
-        "ablation": "mean",
+        "ablation": "mean", "out": "1.2",
     },
     GENERATION: {
         "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",

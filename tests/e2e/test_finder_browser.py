@@ -1,6 +1,6 @@
 """The head finder and ablation on the across-layers page in a real Chromium: SmolLM2's five
 strongest induction heads taken out change the next-token bars, none taken out leaves them as
-before (title "0 heads"), one put back by typing changes them again; the screenshot is taken."""
+before (title "heads out: 0"), one put back by typing changes them again; the screenshot is taken."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def bars(page, key: str) -> tuple[str, np.ndarray, list[str]]:
 
 
 def test_heads_taken_out_change_the_next_token(app_url, page):
-    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.set_viewport_size({"width": 1400, "height": 2800})
     page.goto(f"{app_url}/Across_layers?model=smollm2&view=finder")
     wait_until(page, f"() => ({BARS})('{AFTER}').x.length === 10", timeout=240_000)
     wait_idle(page)
@@ -46,7 +46,7 @@ def test_heads_taken_out_change_the_next_token(app_url, page):
     assert len(removed) == 5 and all(re.fullmatch(r"\d+\.\d+", h) for h in removed), removed
     _, before, tokens = bars(page, BEFORE)
     after_title, after, _ = bars(page, AFTER)
-    assert re.search(r"\b5 heads\b", after_title), after_title
+    assert re.search(r"heads out: 5\b", after_title), after_title
     assert before.shape == after.shape == (10,)
     assert np.abs(after - before).max() > 0.01, (before, after)
 
@@ -54,21 +54,21 @@ def test_heads_taken_out_change_the_next_token(app_url, page):
     # the grid, the ranked table (a dataframe gets no key class) and the bars on screen
     for part in (".st-key-across_finder_grid", '[data-testid="stDataFrame"]', f".st-key-{AFTER}"):
         box = page.locator(part).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 2400, part
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 2800, part
     page.mouse.move(5, 5)  # no hover label
     page.screenshot(path=str(SCREENSHOTS / "finder.png"))
 
     page.locator(".st-key-across_ablate").get_by_role("button", name="Clear all").click()
     wait_until(
         page,
-        f"() => /\\b0 heads\\b/.test(({BARS})('{AFTER}').title) && ({GAP})() < 1e-6",
+        f"() => /heads out: 0\\b/.test(({BARS})('{AFTER}').title) && ({GAP})() < 1e-6",
         timeout=60_000,
     )
     wait_idle(page)
     assert no_exception(page)
     assert page.evaluate(CHIPS) == []
     after_title, after, after_tokens = bars(page, AFTER)
-    assert re.search(r"\b0 heads\b", after_title), after_title
+    assert re.search(r"heads out: 0\b", after_title), after_title
     _, still, still_tokens = bars(page, BEFORE)
     np.testing.assert_array_equal(still, before)
     assert still_tokens == tokens
@@ -85,5 +85,5 @@ def test_heads_taken_out_change_the_next_token(app_url, page):
     assert no_exception(page)
     assert page.evaluate(CHIPS) == [removed[0]]
     after_title, after, _ = bars(page, AFTER)
-    assert re.search(r"\b1 heads?\b", after_title), after_title
+    assert re.search(r"heads out: 1\b", after_title), after_title
     assert np.abs(after - before).max() > 1e-4

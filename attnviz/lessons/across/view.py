@@ -23,7 +23,7 @@ from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
 from attnviz.app.state import init_state
 from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat
 from attnviz.figures.labels import unique_labels
-from attnviz.figures.model import head_heatmap, head_values, next_token_bars
+from attnviz.figures.model import before_after_bars, head_heatmap, head_values
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import (
     BASELINES,
@@ -111,12 +111,15 @@ SCORE_NAMES = {
 SCORE = controls.choice_control("score", "across_finder_score", "induction", head_finder.SCORES)
 MODE = controls.choice_control("ablation", "across_ablation", "zero", interventions.MODES)
 MODE_NAMES = {"zero": "across.ablation.zero", "mean": "across.ablation.mean"}
-ABLATE = "across_ablate"  # the heads taken out, as "layer.head" strings
+ABLATE = "across_ablate"  # the heads taken out, as "layer.head" strings (the multiselect's)
+# The same heads in the link: "18.6,17.3"; "none" for no head; "" (the default) for the five
+# with the highest induction scores. The multiselect writes it when changed.
+OUT = controls.text_control("out", "across_ablate_out", "", max_chars=600)
 FINDER_GRID = "across_finder_grid"
 RANKED = 10
 LINK: tuple[controls.Control, ...] = (
     MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
-    BASELINE, STEPS, SCORE, MODE,
+    BASELINE, STEPS, SCORE, MODE, OUT,
 )  # fmt: skip
 KEPT = cache.Kept()  # flows and saliencies: they show a progress bar while they are computed
 assert max(STEP_CHOICES) <= MAX_STEPS
@@ -526,29 +529,13 @@ def show_finder(model: Encoder, text: str, layer_key: str, head_key: str) -> Non
     text_of = catalogue()
     grid = head_values(
         values, title=t(SCORE_NAMES[str(name)]), text=text_of, selectable=True,
-        selected=(layer, head),
+        selected=(layer, head), across=5 / 3,
     )  # fmt: skip
     on_click = functools.partial(store_click, FINDER_GRID, (layer_key, head_key), selected_cell)
     left, right = st.columns([3, 2])
     with left:
         plot(grid, key=FINDER_GRID, on_select=on_click)
     with right:
-        order = values.flatten().argsort(descending=True)[:RANKED].tolist()
-        rows = [divmod(int(i), model.num_heads) for i in order]
-        frame = pd.DataFrame(
-            [
-                {
-                    t("across.col.head"): head_name(r, h),
-                    **{t(SCORE_NAMES[s]): float(scores[s][r, h]) for s in head_finder.SCORES},
-                }
-                for r, h in rows
-            ]
-        )
-        table(
-            frame,
-            t("across.finder.table", score=t(SCORE_NAMES[str(name)])),
-            key="across_finder_table",
-        )
         query = urlencode(
             {MODEL.name: st.session_state.get(MODEL.key, ""), "layer": layer, "head": head}
         )
@@ -556,18 +543,41 @@ def show_finder(model: Encoder, text: str, layer_key: str, head_key: str) -> Non
             t("across.finder.open", layer=layer, head=head, heads=f"Model_attention?{query}",
               neuron=f"Model_attention?{query}&view=neuron")
         )  # fmt: skip
+    order = values.flatten().argsort(descending=True)[:RANKED].tolist()
+    rows = [divmod(int(i), model.num_heads) for i in order]
+    frame = pd.DataFrame(
+        [
+            {
+                t("across.col.head"): head_name(r, h),
+                **{t(SCORE_NAMES[s]): float(scores[s][r, h]) for s in head_finder.SCORES},
+            }
+            for r, h in rows
+        ]
+    )
+    table(
+        frame, t("across.finder.table", score=t(SCORE_NAMES[str(name)])), key="across_finder_table"
+    )
     show_ablation(model, text, scores)
+
+
+def _ablate_changed() -> None:
+    st.session_state[OUT.key] = ",".join(st.session_state[ABLATE]) or "none"
 
 
 def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) -> None:
     """Heads out: the next token before and after, KL, the loss on the text."""
     st.subheader(t("across.ablation"))
     options = [head_name(r, h) for r in range(model.num_layers) for h in range(model.num_heads)]
-    if ABLATE not in st.session_state:  # the five strongest induction heads to start with
+    given = str(st.session_state.get(OUT.key) or "")
+    if given:  # from the link, or the multiselect's last change
+        st.session_state[ABLATE] = [h for h in given.split(",") if h in options]
+    elif ABLATE not in st.session_state:  # the five strongest induction heads to start with
         strongest = scores["induction"].flatten().argsort(descending=True)[:5].tolist()
         st.session_state[ABLATE] = [head_name(*divmod(int(i), model.num_heads)) for i in strongest]
     columns = st.columns([3, 1])
-    picked = columns[0].multiselect(t("across.ablation.heads"), options, key=ABLATE)
+    picked = columns[0].multiselect(
+        t("across.ablation.heads"), options, key=ABLATE, on_change=_ablate_changed
+    )
     mode = controls.select(
         MODE, t("across.ablation.mode"), lambda m: t(MODE_NAMES[m]), where=columns[1]
     )
@@ -579,16 +589,9 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
         show_error(err)
         return
     p_before, p_after = torch.softmax(before[-1], -1), torch.softmax(after[-1], -1)
-    text_of = catalogue()
-    figures = {}
-    for key, probs, title in (
-        ("across_ablation_before", p_before, t("across.ablation.before")),
-        ("across_ablation_after", p_after, t("across.ablation.after", count=len(heads))),
-    ):
-        top = probs.topk(10)
-        pieces = [model.readable_piece(int(i)) for i in top.indices]  # alternatives, each alone
-        figures[key] = next_token_bars(pieces, top.values.tolist(), title, text_of)
-    plot_row(figures)
+    titles = (t("across.ablation.before"), t("across.ablation.after", count=len(heads)))
+    bars = before_after_bars(p_before, p_after, model.readable_piece, titles, catalogue())
+    plot_row(dict(zip(("across_ablation_before", "across_ablation_after"), bars, strict=True)))
     first = int(p_before.argmax())
     token = markdown_literal(model.readable_piece(first))
     st.markdown(

@@ -40,6 +40,7 @@ from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.heatmap import vector_rows
 from attnviz.figures.lines import head_lines
 from attnviz.figures.model import (
+    before_after_bars,
     head_figures,
     head_heatmap,
     head_values,
@@ -555,16 +556,9 @@ def show_edit(model: Encoder, encoded: Encoded) -> None:
             )
         )
         return
-    text = catalogue()
-    figures = {}
-    for key, probs, title in (
-        ("model_edit_before", effect.before, t("model.edit.before")),
-        ("model_edit_after", effect.after, t("model.edit.after", layer=at[0], head=at[1])),
-    ):
-        top = probs.topk(10)
-        pieces = [model.readable_piece(int(i)) for i in top.indices]
-        figures[key] = next_token_bars(pieces, top.values.tolist(), title, text)
-    plot_row(figures)
+    titles = (t("model.edit.before"), t("model.edit.after", layer=at[0], head=at[1]))
+    bars = before_after_bars(effect.before, effect.after, model.readable_piece, titles, catalogue())
+    plot_row(dict(zip(("model_edit_before", "model_edit_after"), bars, strict=True)))
     first = int(effect.before.argmax())
     st.markdown(
         t(

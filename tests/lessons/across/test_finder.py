@@ -12,6 +12,7 @@ from attnviz.app.model import MODEL
 from attnviz.encoder import Encoder
 from attnviz.head_stats import pattern_score, sink_share
 from attnviz.lessons.across import view as finder_view
+from tests.app.test_links import open_with
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.lessons.across.test_view import PAGE, show
 
@@ -55,6 +56,16 @@ def test_the_finder_and_the_ablation_on_the_page(smol: Encoder) -> None:
     text = " ".join(m.value for m in at.markdown)
     assert f"KL(before || after) = {kl:.4f}" in text and "**␣cat**" in text
     assert "open it in the [head view](Model_attention?model=smollm2" in text
+    # A change of heads goes into the link; that link opens the same heads out.
+    at.multiselect(key=finder_view.ABLATE).unselect(f"{heads[0][0]}.{heads[0][1]}").run()
+    kept = [f"{a}.{b}" for a, b in heads[1:]]
+    assert at.query_params["out"] == ",".join(kept)
+    linked = open_with(PAGE, {k: v for k, v in at.query_params.items()})
+    assert linked.multiselect(key=finder_view.ABLATE).value == kept
+    assert "heads out: 4" in chart(linked, "across_ablation_after")["layout"]["title"]["text"]
+    at.multiselect(key=finder_view.ABLATE).set_value([]).run()
+    assert at.query_params["out"] == "none"
+    assert "heads out: 0" in chart(at, "across_ablation_after")["layout"]["title"]["text"]
 
 
 def test_an_encoder_has_no_finder() -> None:
