@@ -1,6 +1,7 @@
 """The head finder and ablation on the across-layers page in a real Chromium: SmolLM2's five
 strongest induction heads taken out change the next-token bars, none taken out leaves them as
-before (title "heads out: 0"), one put back by typing changes them again; the screenshot is taken."""
+before (title "heads out: 0"), one put back by typing changes them again; the screenshot is
+taken."""
 
 from __future__ import annotations
 
