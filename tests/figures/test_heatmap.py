@@ -121,6 +121,25 @@ def test_masked_values_are_written_in_their_gaps():
     ) == {""}
 
 
+def test_a_matrix_masked_everywhere_is_drawn_grey_with_its_numbers():
+    """Plotly draws nothing of an all-NaN heatmap: such a matrix gets grey cells instead."""
+    mask = torch.zeros(3, 4, dtype=torch.bool)
+    result = attend(torch.ones(3, 2), torch.ones(4, 2), torch.ones(4, 1), mask=mask)
+    fig = en.heatmap(result.weights, title="w", kind="weights", mask=mask, masked_values=True)
+    trace = fig.data[0]
+    assert not np.isnan(np.asarray(trace.z, dtype=float)).any()
+    assert {c for _, c in trace.colorscale} == {"#bdbdbd"} and trace.showscale is False
+    assert set(np.asarray(trace.text).flat) == {".25"}
+    assert all("masked" in cell for cell in np.asarray(trace.customdata).flat)
+    half = en.heatmap(
+        result.weights[:2],
+        title="w",
+        kind="weights",
+        mask=mask[:2] | torch.eye(2, 4, dtype=torch.bool),
+    )
+    assert half.data[0].showscale is not False  # one allowed cell: the usual gaps and scale
+
+
 def test_cell_numbers_share_one_format():
     from attnviz.figures.matrix import cell_number
 
