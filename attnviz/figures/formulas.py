@@ -114,5 +114,7 @@ def query_numbers(
         *lines,
         rf"\alpha_{{{query}\cdot}} = \operatorname{{softmax}}({softmax_of})"
         rf" = {vector(weights_row)}",
-        rf"o_{{{query}}} = " + " + ".join(terms) + rf" = {vector(output_row)}",
+        # The sum and its value on two lines: at 32 dimensions one line runs past the page.
+        rf"o_{{{query}}} = " + " + ".join(terms),
+        rf"o_{{{query}}} = {vector(output_row)}",
     ]
