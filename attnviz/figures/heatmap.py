@@ -61,6 +61,7 @@ from attnviz.i18n import Catalogue
 
 TOP_SPACE = 110  # px above the plot: the title, the keys' axis title and its tick labels
 NOTE_SPACE = 36  # px below the plot for the note under it ("× = masked")
+BAR_TITLE_PX = 20  # px a colour bar's one-line title takes above its colours
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch), boxed cells
 SELECTED_COLOR = "#000000"  # the selected cell, inside its row's dotted frame
 UPRIGHT_LIMIT = 6  # characters of a CJK y title drawn upright, one a line; longer ones turn
@@ -169,10 +170,21 @@ def heatmap(
         _replace_texts(drawn, cells, hover_text, None if masked_values else allowed)
         if cells is not None:
             drawn.traces[0].textfont = {"size": geometry.font or CELL_FONTS[0]}
-    bar["nticks"] = colorbar_ticks(geometry.plot_height)
-    if kind == "weights" and bound is not None:  # a scale that stops short of 1 says so
+    bar_px = geometry.plot_height
+    titled = kind == "weights" and bound is not None
+    if titled:  # a scale that stops short of 1 says so
         top = text("fig.scale_max", top=cell_number(ranges["zmax"]))
         bar["title"] = {"text": escape_label(top), "side": "top", "font": {"size": FONT_SIZE - 2}}
+    if n == m and drawn.encoding != "image" and geometry.plot_height > geometry.plot_width:
+        # The square keeps to the plot's width, at its top: the bar's colours run beside it,
+        # its title above.
+        bar_px = geometry.plot_width
+        above = BAR_TITLE_PX if titled else 0
+        bar |= {
+            "len": bar_px + above, "lenmode": "pixels", "ypad": 0, "yanchor": "top",
+            "y": 1 + above / geometry.plot_height,
+        }  # fmt: skip
+    bar["nticks"] = colorbar_ticks(bar_px)
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
             trace.colorbar = bar
@@ -336,7 +348,7 @@ def _layout(
     }
     if n == m and drawn.encoding != "image":
         # square cells: the plot keeps to a square of its width or height, whichever is less
-        layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain"}
+        layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain", "constraintoward": "top"}
         layout["xaxis"]["constrain"] = "domain"
     if upright:
         layout["annotations"] = [upright]
