@@ -89,6 +89,7 @@ def heatmap(
     cell_text: object | None = None,
     hover_text: object | None = None,
     showscale: bool = True,
+    bar_room: bool = False,
     across: float = 1,
     frame_row: int | None = None,
     marked: Sequence[tuple[int, int]] = (),
@@ -110,7 +111,8 @@ def heatmap(
     lines split by "\\n", escaped here) replaces all of it. `cell_text` ((n, m) strings) is
     written in the cells instead of the numbers. `masked_values` writes the masked cells'
     numbers (the fill value, a masked weight's 0, a fully masked row's 1/m) in their gaps
-    instead of a "×". `bound` fixes the colour scale (`matrix.colour_range`).
+    instead of a "×". `bound` fixes the colour scale (`matrix.colour_range`). `bar_room` keeps
+    the colour bar's margin when `showscale` is off: cells the size of a neighbour's with a bar.
 
     Marks: `selectable` adds the "cells" overlay (last in `fig.data`) that makes a click report
     its cell, up to SELECT_CELL_LIMIT; `selected` (row, column) frames that row with a dotted
@@ -139,7 +141,7 @@ def heatmap(
     shown = z if allowed is None else np.where(allowed, z, np.nan)
     ranges = colour_range(shown, kind, bound)
     bar, right = colorbar(ranges["zmin"], ranges["zmax"], thin=across >= 3)
-    if not showscale:
+    if not (showscale or bar_room):
         right = 10
     texts = _cell_texts(z, cell_text, allowed, masked_values)
     noted = allowed is not None or bool(marked and marked_note) or encoding == "image"

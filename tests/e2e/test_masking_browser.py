@@ -65,3 +65,21 @@ def test_a_fully_masked_sequence_shows_its_numbers(app_url, page):
     page.mouse.move(box["x"] + box["width"] / 12 + 2, box["y"] + box["height"] / 12 + 2)
     hover = page.locator(".js-plotly-plot .hoverlayer .hovertext", has_text="masked")
     hover.first.wait_for(timeout=10_000)
+
+
+SQUARES = """(titles) => titles.map(title => {
+    const d = [...document.querySelectorAll('.js-plotly-plot')].find(
+        d => d.layout.title.text === title);
+    return d.querySelector('.heatmaplayer image').getBoundingClientRect().width;
+})"""
+
+
+def test_the_three_step_heatmaps_are_one_size(app_url, page):
+    """Raw scores, masked scores and weights side by side: the masked scores draw no colour bar
+    of their own (they share the raw scores'), yet their cells are the others' size."""
+    page.set_viewport_size({"width": 1400, "height": 2300})
+    page.goto(f"{app_url}/Masking")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    widths = page.evaluate(SQUARES, ["Raw scores", "Masked scores", WEIGHTS])
+    assert max(widths) / min(widths) < 1.04, widths
