@@ -174,3 +174,15 @@ def test_every_formula_fits_the_page_at_16_by_32(app_url, page):
     wait_idle(page)
     page.locator(".katex-display").first.wait_for(timeout=30_000)
     assert page.evaluate(LATEX_OUTSIDE) == []
+
+
+def test_hovering_a_chart_shows_no_toolbar_over_its_title(app_url, page):
+    page.set_viewport_size({"width": 1400, "height": 1600})
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    chart = page.locator(".js-plotly-plot").first
+    chart.hover()
+    page.wait_for_timeout(300)
+    bars = page.locator(".js-plotly-plot .modebar")
+    assert bars.count() == 0 or not any(bars.nth(i).is_visible() for i in range(bars.count()))
