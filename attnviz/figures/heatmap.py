@@ -25,7 +25,6 @@ from attnviz.figures.fit import (
     CELL_FONTS,
     cell_font,
     chart_width,
-    colorbar_ticks,
     fitted_ticks,
     matrix_height,
     standing_height,
@@ -38,6 +37,7 @@ from attnviz.figures.matrix import (
     SELECT_CELL_LIMIT,
     Drawn,
     as_array,
+    bar_ticks,
     cell_number,
     cell_overlay,
     colour_range,
@@ -186,7 +186,7 @@ def heatmap(
             "len": bar_px + above, "lenmode": "pixels", "ypad": 0, "yanchor": "top",
             "y": 1 + above / geometry.plot_height,
         }  # fmt: skip
-    bar["nticks"] = colorbar_ticks(bar_px)
+    bar |= bar_ticks(ranges["zmin"], ranges["zmax"], bar_px, diverging="zmid" in ranges)
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
             trace.colorbar = bar

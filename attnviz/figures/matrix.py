@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
 from attnviz.figures.budget import HOVER_BYTES_LIMIT, Encoding, encoding_for, json_size
+from attnviz.figures.fit import colorbar_ticks
 from attnviz.figures.image import image_traces
 from attnviz.figures.labels import default_labels, escape_label
 from attnviz.figures.style import COLORSCALES, FONT_SIZE, MASKED_COLOR, Kind
@@ -85,6 +86,17 @@ def colour_range(shown: np.ndarray, kind: Kind, bound: float | None = None) -> d
     if kind == "activations":
         return {"zmin": 0.0, "zmax": bound or 1.0}
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
+
+
+def bar_ticks(low: float, high: float, length: float, *, diverging: bool) -> dict[str, object]:
+    """A colour bar's tick settings for `length` px from `low` to `high`: Plotly's own where
+    five or more labels fit; on a shorter bar its two ends and its middle (0 for a diverging
+    scale) in the cells' format, since Plotly's few round ticks can leave a lone "0"."""
+    count = colorbar_ticks(length)
+    if count >= 5 or not high > low:
+        return {"nticks": count}
+    values = [low, 0.0 if diverging else (low + high) / 2, high] if count >= 3 else [low, high]
+    return {"tickmode": "array", "tickvals": values, "ticktext": [cell_number(v) for v in values]}
 
 
 def largest(matrix: object) -> float:

@@ -316,3 +316,15 @@ def test_other_y_titles_stay_on_the_axis(y_title):
     fig = heatmaps.heatmap(np.eye(2), title="w", kind="weights", text=en.KO, y_title=y_title)
     assert fig.layout.yaxis.title.text == y_title
     assert upright_titles(fig) == []
+
+
+def test_a_short_colour_bar_names_its_ends():
+    """Plotly's few round ticks on a short bar can leave a lone "0": its ends and 0 instead."""
+    short = en.heatmap(torch.tensor([[0.37, -0.2, 0.1]]), title="s", kind="scores")
+    bar = short.data[0].colorbar
+    assert list(bar.ticktext) in (["-.37", ".37"], ["-.37", "0", ".37"])
+    np.testing.assert_allclose([bar.tickvals[0], bar.tickvals[-1]], [-0.37, 0.37], rtol=1e-6)
+    tall = en.heatmap(
+        torch.randn(12, 12, generator=torch.Generator().manual_seed(0)), title="t", kind="scores"
+    )
+    assert tall.data[0].colorbar.tickvals is None and tall.data[0].colorbar.nticks >= 5
