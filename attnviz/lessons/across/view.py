@@ -15,7 +15,7 @@ import streamlit as st
 import torch
 
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.feedback import ProgressBar, markdown_literal, show_error
 from attnviz.app.model import MODEL, classifier, pick_model
 from attnviz.app.plot import csv_download, download_csv, plot, plot_row, table
 from attnviz.app.selection import selected_cell, store_click
@@ -156,13 +156,9 @@ def with_progress(
     """A kept result, or `compute(progress)` under a progress bar that goes when it is done."""
 
     def run() -> T:
-        bar = st.progress(0.0, text=label)
-
-        def progress(share: float) -> None:
-            bar.progress(min(max(share, 0.0), 1.0), text=label)
-
+        bar = ProgressBar(label)
         try:
-            return compute(progress)
+            return compute(bar)
         finally:
             bar.empty()
 
