@@ -182,12 +182,6 @@ def test_valid_lengths_that_do_not_fit_are_refused(text):
     assert info.value.key == "valid_lens"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="compute looks the score up in SCORE_FUNCTIONS before attend checks it: an unknown "
-    "score raises KeyError, not the ValueError its docstring promises the page",
-)
 def test_an_unknown_score_is_a_value_error():
     with pytest.raises(ValueError, match="unknown score"):
         compute(inputs(2, 3, 2, 2, 2), replace(PLAIN, score="softmax_dot"), "?")
