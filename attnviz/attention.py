@@ -17,15 +17,49 @@ from typing import Any
 
 import torch
 
-SCORES: tuple[str, ...] = ("dot", "scaled_dot", "cosine", "general", "additive", "gaussian")
-_PARAM_KEYS: dict[str, frozenset[str]] = {
-    "dot": frozenset(),
-    "scaled_dot": frozenset(),
-    "cosine": frozenset(),
-    "general": frozenset({"W", "seed"}),
-    "additive": frozenset({"W_q", "W_k", "w_v", "h", "seed"}),
-    "gaussian": frozenset({"sigma"}),
-}
+
+@dataclass(frozen=True)
+class ScoreFunction:
+    """One scoring function a(q, k): what `attend` accepts for it, and how a page names it.
+    The one registry of them: the Playground's controls, its size check and the formulas read
+    it (SCORE_FUNCTIONS)."""
+
+    name: str
+    label: str  # the catalogue key of its name on the pages
+    tex: str  # a(q_i, k_j) as LaTeX
+    params: frozenset[str]  # the keys `attend` accepts in `params` (and a page asks for)
+    equal_sizes: bool  # compares q and k coordinate by coordinate: needs d_q == d_k
+    called: str  # its name in an error message ("scaled dot-product scoring needs ...")
+
+
+SCORE_FUNCTIONS: dict[str, ScoreFunction] = {
+    f.name: f
+    for f in (
+        ScoreFunction("dot", "score.dot", r"q_i^\top k_j", frozenset(), True, "dot-product"),
+        ScoreFunction(
+            "scaled_dot", "score.scaled_dot", r"\frac{q_i^\top k_j}{\sqrt{d_k}}", frozenset(),
+            True, "scaled dot-product",
+        ),
+        ScoreFunction(
+            "cosine", "score.cosine",
+            r"\frac{q_i^\top k_j}{\lVert q_i \rVert\, \lVert k_j \rVert}", frozenset(), True,
+            "cosine",
+        ),
+        ScoreFunction(
+            "general", "score.general", r"q_i^\top W k_j", frozenset({"W", "seed"}), False,
+            "general",
+        ),
+        ScoreFunction(
+            "additive", "score.additive", r"w_v^\top \tanh(W_q q_i + W_k k_j)",
+            frozenset({"W_q", "W_k", "w_v", "h", "seed"}), False, "additive",
+        ),
+        ScoreFunction(
+            "gaussian", "score.gaussian", r"-\frac{\lVert q_i - k_j \rVert^2}{2\sigma^2}",
+            frozenset({"sigma"}), True, "gaussian",
+        ),
+    )
+}  # fmt: skip
+SCORES: tuple[str, ...] = tuple(SCORE_FUNCTIONS)
 # The fill values the pages offer for masked scores, by how they are written: d2l's -1e6, a
 # larger finite one, and the exact -inf (they differ only for a row whose keys are all masked).
 FILL_VALUES: dict[str, float] = {"-1e6": -1e6, "-1e9": -1e9, "-inf": -math.inf}
@@ -209,11 +243,13 @@ def _raw_scores(
     """The scoring function's values (n, m) and every parameter it used."""
     dtype = queries.dtype
     d_q, d_k = queries.shape[-1], keys.shape[-1]
+    if score not in SCORE_FUNCTIONS:
+        raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
+    if SCORE_FUNCTIONS[score].equal_sizes:
+        _need_equal_sizes(SCORE_FUNCTIONS[score].called, queries, keys)
     if score in ("dot", "scaled_dot"):
-        _need_equal_sizes(score.replace("_", " ") + "-product", queries, keys)
         return queries @ keys.transpose(-2, -1), {}  # (..., n, m)
     if score == "cosine":
-        _need_equal_sizes("cosine", queries, keys)
         q = queries / queries.norm(dim=-1, keepdim=True).clamp_min(_COSINE_EPS)  # (..., n, d)
         k = keys / keys.norm(dim=-1, keepdim=True).clamp_min(_COSINE_EPS)  # (..., m, d)
         return q @ k.transpose(-2, -1), {}
@@ -240,7 +276,6 @@ def _raw_scores(
         scores = _blocked(q_proj, k_proj, h, additive)
         return scores, {"W_q": W_q, "W_k": W_k, "w_v": w_v, "h": h, "seed": seed}
     if score == "gaussian":
-        _need_equal_sizes("gaussian", queries, keys)
         sigma = float(params.get("sigma", 1.0))
         if not (math.isfinite(sigma) and sigma > 0):
             raise ValueError(f"sigma must be finite and > 0, got {sigma}")
@@ -323,9 +358,9 @@ def attend(
     if score not in SCORES:
         raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
     params = dict(params or {})
-    unknown = set(params) - _PARAM_KEYS[score]
+    unknown = set(params) - SCORE_FUNCTIONS[score].params
     if unknown:
-        known = ", ".join(sorted(_PARAM_KEYS[score])) or "none"
+        known = ", ".join(sorted(SCORE_FUNCTIONS[score].params)) or "none"
         raise ValueError(
             f"unknown params for {score}: {', '.join(sorted(unknown))} (allowed: {known})"
         )

@@ -195,3 +195,18 @@ def multi_head_attention(
         params=used,
         mask=allowed,
     )
+
+
+def torch_mha(
+    params: Mapping[str, torch.Tensor], d_model: int, num_heads: int
+) -> torch.nn.MultiheadAttention:
+    """torch's own nn.MultiheadAttention holding these weights (`multi_head_attention`'s
+    params; torch stores the transposes: x @ W.T), in inference mode: the reference the tests
+    and benchmarks compare against."""
+    mha = torch.nn.MultiheadAttention(d_model, num_heads, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([params["W_q"].T, params["W_k"].T, params["W_v"].T]))
+        mha.in_proj_bias.copy_(torch.cat([params["b_q"], params["b_k"], params["b_v"]]))
+        mha.out_proj.weight.copy_(params["W_o"].T)
+        mha.out_proj.bias.copy_(params["b_o"])
+    return mha.train(False)

@@ -18,22 +18,11 @@ from collections.abc import Callable
 
 import torch
 
-from attnviz.heads import multi_head_attention
+from attnviz.heads import multi_head_attention, torch_mha
 from benchmarks.timing import median_seconds
 
 T, D_MODEL, HEADS = 512, 256, 8
 REPEATS = 30
-
-
-def torch_mha(params: dict, d_model: int, num_heads: int) -> torch.nn.MultiheadAttention:
-    """nn.MultiheadAttention holding our weights (it stores the transposes)."""
-    mha = torch.nn.MultiheadAttention(d_model, num_heads, batch_first=True)
-    with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([params["W_q"].T, params["W_k"].T, params["W_v"].T]))
-        mha.in_proj_bias.copy_(torch.cat([params["b_q"], params["b_k"], params["b_v"]]))
-        mha.out_proj.weight.copy_(params["W_o"].T)
-        mha.out_proj.bias.copy_(params["b_o"])
-    return mha.train(False)  # inference behaviour, as our side
 
 
 def main() -> None:

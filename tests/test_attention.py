@@ -17,7 +17,13 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnviz.attention import AttentionResult, attend, causal_mask, masked_softmax
+from attnviz.attention import (
+    SCORE_FUNCTIONS,
+    AttentionResult,
+    attend,
+    causal_mask,
+    masked_softmax,
+)
 
 SCORES = ["dot", "scaled_dot", "cosine", "general", "additive", "gaussian"]
 SAME_D_SCORES = ["dot", "scaled_dot", "cosine", "gaussian"]  # need d_q == d_k
@@ -838,3 +844,22 @@ def test_masked_softmax_is_differentiable_with_a_mask():
     assert scores.grad is not None
     assert torch.isfinite(scores.grad).all()
     assert (scores.grad[~causal_mask(3, 4)] == 0).all()
+
+
+@pytest.mark.parametrize("name", list(SCORE_FUNCTIONS))
+def test_the_score_registry_says_what_attend_does(name: str) -> None:
+    """One registry of scoring functions: its sizes rule and parameter keys are attend's."""
+    fn = SCORE_FUNCTIONS[name]
+    q, k, v = torch.randn(2, 3), torch.randn(4, 5), torch.randn(4, 2)
+    if fn.equal_sizes:
+        with pytest.raises(ValueError, match=f"{fn.called} scoring needs equal sizes"):
+            attend(q, k, v, score=name)
+    else:
+        assert attend(q, k, v, score=name).scores.shape == (2, 4)
+    square = torch.randn(4, 3)
+    used = attend(q, square, v, score=name).params
+    assert set(used) <= fn.params
+    with pytest.raises(ValueError, match="unknown"):
+        attend(q, square, v, score=name, params={"nonsense": 1})
+    assert fn.label == f"score.{name}" and tuple(SCORES) == tuple(SCORE_FUNCTIONS)
+    assert fn.equal_sizes == (name in SAME_D_SCORES)

@@ -14,19 +14,8 @@ from attnviz.heads import (
     init_params,
     multi_head_attention,
     positional_encoding,
+    torch_mha,
 )
-
-
-def torch_mha(params: dict, d_model: int, num_heads: int) -> torch.nn.MultiheadAttention:
-    """nn.MultiheadAttention holding our weights (it stores the transposes: x @ W.T)."""
-    mha = torch.nn.MultiheadAttention(d_model, num_heads, batch_first=True)
-    with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([params["W_q"].T, params["W_k"].T, params["W_v"].T]))
-        mha.in_proj_bias.copy_(torch.cat([params["b_q"], params["b_k"], params["b_v"]]))
-        mha.out_proj.weight.copy_(params["W_o"].T)
-        mha.out_proj.bias.copy_(params["b_o"])
-    return mha.eval()
-
 
 SIZES = [(1, 8, 1), (5, 8, 2), (6, 16, 4), (7, 12, 3), (16, 32, 8), (9, 64, 8)]
 

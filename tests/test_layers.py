@@ -2,7 +2,8 @@
 
 backend (attention, parsing, ... and each lesson's compute.py) -> figures kit (and each lesson's
 figures.py) -> app shell -> each lesson's view.py -> pages. Arrows run one way: no module
-imports one of a layer above it, and no two modules import each other in a circle.
+imports one of a layer above it, and no two modules import each other in a circle. And no
+function of the app shell or the lessons is over 60 lines.
 """
 
 from __future__ import annotations
@@ -120,3 +121,19 @@ def test_no_two_modules_import_each_other_in_a_circle():
     for name in sorted(graph):
         if name not in state:
             visit(name, [])
+
+
+LONGEST_FUNCTION = 60  # lines from `def` to the function's last line, decorators excluded
+
+
+def test_no_function_in_the_shell_or_the_lessons_is_over_60_lines():
+    too_long = [
+        f"{path.relative_to(ROOT)}:{node.name} ({node.end_lineno - node.lineno + 1})"
+        for folder in ("app", "lessons")
+        for path in sorted((PACKAGE / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
+    ]
+    assert not too_long, "\n".join(too_long)

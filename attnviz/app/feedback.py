@@ -4,6 +4,7 @@ exactly as typed."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Literal
 
 import streamlit as st
@@ -44,3 +45,31 @@ def show_note(note: Note | None, where: Any = None) -> None:
     host = st if where is None else where
     status, message = note
     (host.error if status == "error" else host.success)(markdown_literal(message))
+
+
+class ProgressBar:
+    """A progress bar that says how far a computation is and, once its pace shows, about how
+    long is left: `bar(share)` with share in [0, 1]; `bar.empty()` when done."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._start = time.monotonic()
+        self._bar = st.progress(0.0, text=label)
+
+    def __call__(self, share: float) -> None:
+        share = min(max(share, 0.0), 1.0)
+        elapsed = time.monotonic() - self._start
+        self._bar.progress(share, text=progress_text(self._label, share, elapsed))
+
+    def empty(self) -> None:
+        self._bar.empty()
+
+
+def progress_text(label: str, share: float, elapsed: float) -> str:
+    """A progress bar's words at `share` done after `elapsed` seconds: the percentage, and the
+    time left at the pace so far once a twentieth is done and a second has passed."""
+    said = t("progress.done", label=label, percent=round(100 * share))
+    if 0.05 <= share < 1.0 and elapsed >= 1.0:
+        left = elapsed * (1.0 - share) / share
+        said += " " + t("progress.left", seconds=max(1, round(left)))
+    return said

@@ -207,6 +207,11 @@ def _preset_row(on_preset: OnPreset | None) -> None:
     preset = controls.select(
         PRESET_CONTROL, t("input.preset"), lambda p: t(PRESETS[p].label), where=row[0]
     )
+    chosen = PRESETS[str(preset)]
+    held = [getattr(chosen, m) for m in MATRICES if getattr(chosen, m) is not None]
+    typed = [st.session_state.get(TEXTS[m]) for m in MATRICES if getattr(chosen, m) is not None]
+    if held != typed:  # the box names what Load would bring, not what the boxes hold
+        row[0].caption(t("input.preset.other"))
     row[1].button(
         t("input.preset.apply"),
         key="qkv_preset_apply",

@@ -17,6 +17,10 @@ from attnviz.figures.budget import MAX_FIGURE_BYTES, sent_bytes
 from attnviz.figures.export import figure_title
 from attnviz.i18n import t
 
+# No Plotly toolbar: on hover it covered the charts' titles. Dragging still zooms, a double
+# click resets, and the export menu under each chart downloads it.
+CHART_CONFIG = {"displaylogo": False, "displayModeBar": False}
+
 
 def plot(
     fig: go.Figure, key: str, *, on_select: Callable[[], None] | None = None, export: bool = True
@@ -41,12 +45,12 @@ def plot(
         )
         return
     if on_select is None:
-        st.plotly_chart(fig, key=key, config={"displaylogo": False}, theme=None)
+        st.plotly_chart(fig, key=key, config=CHART_CONFIG, theme=None)
     else:
         st.plotly_chart(
             fig,
             key=key,
-            config={"displaylogo": False},
+            config=CHART_CONFIG,
             theme=None,
             on_select=on_select,
             selection_mode="points",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from attnviz.attention import SCORE_FUNCTIONS
 from attnviz.i18n import Catalogue
 
 MAX_TERMS = 6  # longer sums are shortened with \dots
@@ -37,16 +38,6 @@ def vector(values: Sequence[float]) -> str:
     return r"\left(" + ",\\ ".join(shown) + r"\right)"
 
 
-_SCORE_TEX = {
-    "dot": r"q_i^\top k_j",
-    "scaled_dot": r"\frac{q_i^\top k_j}{\sqrt{d_k}}",
-    "cosine": r"\frac{q_i^\top k_j}{\lVert q_i \rVert\, \lVert k_j \rVert}",
-    "general": r"q_i^\top W k_j",
-    "additive": r"w_v^\top \tanh(W_q q_i + W_k k_j)",
-    "gaussian": r"-\frac{\lVert q_i - k_j \rVert^2}{2\sigma^2}",
-}
-
-
 def scores(
     score: str, *, n: int, m: int, d_q: int, d_k: int, temperature: float, **extra: float
 ) -> str:
@@ -65,7 +56,7 @@ def scores(
     if score == "gaussian" and "sigma" in extra:
         sizes.append(rf"\sigma = {number(extra['sigma'])}")
     tau = "" if temperature == 1 else rf"\,/\,\tau,\quad \tau = {number(temperature)}"
-    return rf"s_{{ij}} = {_SCORE_TEX[score]}{tau},\qquad " + r",\ ".join(sizes)
+    return rf"s_{{ij}} = {SCORE_FUNCTIONS[score].tex}{tau},\qquad " + r",\ ".join(sizes)
 
 
 def mask(fill_value: float, text: Catalogue) -> str:
@@ -114,5 +105,7 @@ def query_numbers(
         *lines,
         rf"\alpha_{{{query}\cdot}} = \operatorname{{softmax}}({softmax_of})"
         rf" = {vector(weights_row)}",
-        rf"o_{{{query}}} = " + " + ".join(terms) + rf" = {vector(output_row)}",
+        # The sum and its value on two lines: at 32 dimensions one line runs past the page.
+        rf"o_{{{query}}} = " + " + ".join(terms),
+        rf"o_{{{query}}} = {vector(output_row)}",
     ]

@@ -25,7 +25,6 @@ from attnviz.figures.fit import (
     CELL_FONTS,
     cell_font,
     chart_width,
-    colorbar_ticks,
     fitted_ticks,
     matrix_height,
     standing_height,
@@ -38,6 +37,7 @@ from attnviz.figures.matrix import (
     SELECT_CELL_LIMIT,
     Drawn,
     as_array,
+    bar_ticks,
     cell_number,
     cell_overlay,
     colour_range,
@@ -61,6 +61,7 @@ from attnviz.i18n import Catalogue
 
 TOP_SPACE = 110  # px above the plot: the title, the keys' axis title and its tick labels
 NOTE_SPACE = 36  # px below the plot for the note under it ("× = masked")
+BAR_TITLE_PX = 20  # px a colour bar's one-line title takes above its colours
 FRAME_COLOR = "#d62728"  # a framed row (the chosen sequence of a batch), boxed cells
 SELECTED_COLOR = "#000000"  # the selected cell, inside its row's dotted frame
 UPRIGHT_LIMIT = 6  # characters of a CJK y title drawn upright, one a line; longer ones turn
@@ -88,6 +89,7 @@ def heatmap(
     cell_text: object | None = None,
     hover_text: object | None = None,
     showscale: bool = True,
+    bar_room: bool = False,
     across: float = 1,
     frame_row: int | None = None,
     marked: Sequence[tuple[int, int]] = (),
@@ -109,7 +111,8 @@ def heatmap(
     lines split by "\\n", escaped here) replaces all of it. `cell_text` ((n, m) strings) is
     written in the cells instead of the numbers. `masked_values` writes the masked cells'
     numbers (the fill value, a masked weight's 0, a fully masked row's 1/m) in their gaps
-    instead of a "×". `bound` fixes the colour scale (`matrix.colour_range`).
+    instead of a "×". `bound` fixes the colour scale (`matrix.colour_range`). `bar_room` keeps
+    the colour bar's margin when `showscale` is off: cells the size of a neighbour's with a bar.
 
     Marks: `selectable` adds the "cells" overlay (last in `fig.data`) that makes a click report
     its cell, up to SELECT_CELL_LIMIT; `selected` (row, column) frames that row with a dotted
@@ -138,7 +141,7 @@ def heatmap(
     shown = z if allowed is None else np.where(allowed, z, np.nan)
     ranges = colour_range(shown, kind, bound)
     bar, right = colorbar(ranges["zmin"], ranges["zmax"], thin=across >= 3)
-    if not showscale:
+    if not (showscale or bar_room):
         right = 10
     texts = _cell_texts(z, cell_text, allowed, masked_values)
     noted = allowed is not None or bool(marked and marked_note) or encoding == "image"
@@ -169,10 +172,21 @@ def heatmap(
         _replace_texts(drawn, cells, hover_text, None if masked_values else allowed)
         if cells is not None:
             drawn.traces[0].textfont = {"size": geometry.font or CELL_FONTS[0]}
-    bar["nticks"] = colorbar_ticks(geometry.plot_height)
-    if kind == "weights" and bound is not None:  # a scale that stops short of 1 says so
+    bar_px = geometry.plot_height
+    titled = kind == "weights" and bound is not None
+    if titled:  # a scale that stops short of 1 says so
         top = text("fig.scale_max", top=cell_number(ranges["zmax"]))
         bar["title"] = {"text": escape_label(top), "side": "top", "font": {"size": FONT_SIZE - 2}}
+    if n == m and drawn.encoding != "image" and geometry.plot_height > geometry.plot_width:
+        # The square keeps to the plot's width, at its top: the bar's colours run beside it,
+        # its title above.
+        bar_px = geometry.plot_width
+        above = BAR_TITLE_PX if titled else 0
+        bar |= {
+            "len": bar_px + above, "lenmode": "pixels", "ypad": 0, "yanchor": "top",
+            "y": 1 + above / geometry.plot_height,
+        }  # fmt: skip
+    bar |= bar_ticks(ranges["zmin"], ranges["zmax"], bar_px, diverging="zmid" in ranges)
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
             trace.colorbar = bar
@@ -336,7 +350,7 @@ def _layout(
     }
     if n == m and drawn.encoding != "image":
         # square cells: the plot keeps to a square of its width or height, whichever is less
-        layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain"}
+        layout["yaxis"] |= {"scaleanchor": "x", "constrain": "domain", "constraintoward": "top"}
         layout["xaxis"]["constrain"] = "domain"
     if upright:
         layout["annotations"] = [upright]

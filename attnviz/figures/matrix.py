@@ -14,9 +14,10 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
 from attnviz.figures.budget import HOVER_BYTES_LIMIT, Encoding, encoding_for, json_size
+from attnviz.figures.fit import colorbar_ticks
 from attnviz.figures.image import image_traces
 from attnviz.figures.labels import default_labels, escape_label
-from attnviz.figures.style import COLORSCALES, FONT_SIZE, Kind
+from attnviz.figures.style import COLORSCALES, FONT_SIZE, MASKED_COLOR, Kind
 from attnviz.i18n import Catalogue
 
 NUMBERS_LIMIT = 12  # numbers drawn in the cells up to this many rows and columns
@@ -87,6 +88,17 @@ def colour_range(shown: np.ndarray, kind: Kind, bound: float | None = None) -> d
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
 
 
+def bar_ticks(low: float, high: float, length: float, *, diverging: bool) -> dict[str, object]:
+    """A colour bar's tick settings for `length` px from `low` to `high`: Plotly's own where
+    five or more labels fit; on a shorter bar its two ends and its middle (0 for a diverging
+    scale) in the cells' format, since Plotly's few round ticks can leave a lone "0"."""
+    count = colorbar_ticks(length)
+    if count >= 5 or not high > low:
+        return {"nticks": count}
+    values = [low, 0.0 if diverging else (low + high) / 2, high] if count >= 3 else [low, high]
+    return {"tickmode": "array", "tickvals": values, "ticktext": [cell_number(v) for v in values]}
+
+
 def largest(matrix: object) -> float:
     """The largest finite |value| of a matrix (1 for none): a colour scale's bound."""
     array = as_array(matrix)
@@ -155,13 +167,20 @@ def matrix_traces(
         if json_size("".join(texts.flat)) + 3 * texts.size > hover_bytes:
             texts, encoding = None, "compact"  # labels too long for per-cell hover text
     gap = 1 if max(n, m) <= MARK_LIMIT else 0
+    # Every cell masked: Plotly draws nothing of a heatmap whose every z is NaN (no numbers, no
+    # hover), so the cells are drawn in the gaps' grey instead, with no colour bar to read.
+    blank = mask is not None and not mask.any()
     trace = go.Heatmap(
         # float32 halves the bytes of float64; the full encoding keeps every digit.
-        z=shown if encoding == "full" else shown.astype(np.float32),
+        z=np.zeros_like(shown)
+        if blank
+        else shown
+        if encoding == "full"
+        else shown.astype(np.float32),
         x=np.arange(m),
         y=np.arange(n),
-        colorscale=COLORSCALES[kind],
-        showscale=showscale,
+        colorscale=[[0, MASKED_COLOR], [1, MASKED_COLOR]] if blank else COLORSCALES[kind],
+        showscale=showscale and not blank,
         # Compact hover would print a masked cell's value as "NaN": the grey says enough.
         hoverongaps=texts is not None,
         xgap=gap,
@@ -172,7 +191,8 @@ def matrix_traces(
         trace.customdata = texts
         trace.hovertemplate = "%{customdata}<extra></extra>"
     else:
-        trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>%{{z:.4g}}<extra></extra>"
+        value = escape_label(text("fig.masked")) if blank else "%{z:.4g}"
+        trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>{value}<extra></extra>"
     if show_numbers and encoding == "full":
         numbers = np.vectorize(cell_number, otypes=[object])(z)
         if mask is not None and not masked_numbers:

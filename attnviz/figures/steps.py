@@ -58,6 +58,7 @@ def step_figure(
             kind="weights" if name == "weights" else "scores",
             bound=largest(result.scores) if same_scale else None,
             showscale=not same_scale,
+            bar_room=same_scale,  # cells the size of its neighbours'
             text=text,
             row_labels=query_labels,
             col_labels=key_labels,

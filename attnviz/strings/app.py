@@ -5,6 +5,8 @@ English (EN) and Korean (KO), key for key.
 """
 
 EN: dict[str, str] = {
+    "progress.done": "{label} {percent}%",
+    "progress.left": "(about {seconds} s left)",
     "app.name": "attnviz",
     "lang.notice_unknown": "Unknown language {lang!r}: showing English.",
     "lang.label": "Language · 언어",
@@ -72,6 +74,8 @@ EN: dict[str, str] = {
 }
 
 KO: dict[str, str] = {
+    "progress.done": "{label} {percent}%",
+    "progress.left": "(약 {seconds}초 남음)",
     "app.name": "attnviz",
     "lang.notice_unknown": "알 수 없는 언어 {lang!r}: 영어로 표시합니다.",
     "lang.label": "Language · 언어",

@@ -47,6 +47,7 @@ EN: dict[str, str] = {
     "input.preset.small": "Small example: 3 queries, 4 keys",
     "input.preset.tokens": "Self-attention: 4 tokens",
     "input.preset.apply": "Load preset",
+    "input.preset.other": "The boxes hold other matrices than this preset's: Load preset puts its own back.",
     "input.self_attention": "Self-attention (keys = values = queries)",
     "input.self_attention.help": (
         "Use the queries as keys and values too, as a self-attention layer does."
@@ -170,6 +171,7 @@ KO: dict[str, str] = {
     "input.preset.small": "작은 예제: 쿼리 3개, 키 4개",
     "input.preset.tokens": "셀프 어텐션: 토큰 4개",
     "input.preset.apply": "프리셋 불러오기",
+    "input.preset.other": "입력 칸에는 이 프리셋과 다른 행렬이 들어 있습니다. 프리셋 불러오기를 누르면 프리셋의 행렬로 돌아갑니다.",
     "input.self_attention": "셀프 어텐션(키 = 값 = 쿼리)",
     "input.self_attention.help": "셀프 어텐션 층처럼 쿼리를 키와 값으로도 사용합니다.",
     "input.queries": "쿼리 Q",

@@ -46,3 +46,18 @@ def test_additive_page_draws_and_reacts(app_url, page):
     wait_idle(page)
     np.testing.assert_allclose(z_of(page, SCORES), expected.scores, rtol=1e-5, atol=1e-6)
     assert page.locator(EXCEPTION).count() == 0
+
+
+BAR_LABELS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(d =>
+    [d.layout.title.text, [...d.querySelectorAll('.colorbar .ytick text, .colorbar .cbaxis text')]
+        .map(t => t.textContent)]).filter(([, ticks]) => ticks.length > 0)"""
+
+
+def test_no_colour_bar_is_a_lone_zero(app_url, page):
+    """Every colour bar names at least its two ends (short ones drew a single "0")."""
+    page.set_viewport_size({"width": 1400, "height": 3000})
+    page.goto(f"{app_url}/Additive_attention")
+    wait_for_charts(page, 4)
+    wait_idle(page)
+    bars = page.evaluate(BAR_LABELS)
+    assert bars and all(len(ticks) >= 2 for _, ticks in bars), bars

@@ -37,3 +37,24 @@ def test_kernel_page_draws_and_follows_the_kernel(app_url, page):
     expected = kr.kernel_weights(d.x_test, d.x_train, "boxcar", 0.25).numpy()
     np.testing.assert_allclose(boxcar, expected, rtol=1e-5, atol=1e-7)
     assert page.locator(EXCEPTIONS).count() == 0
+
+
+BAR_AND_SQUARE = """() => {
+    const d = [...document.querySelectorAll('.js-plotly-plot')]
+        .find(d => d.layout.title.text.startsWith('Weights'));
+    const box = e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+    return {square: box(d.querySelector('.heatmaplayer image')),
+            bar: box(d.querySelector('.colorbar .cbfills'))};
+}"""
+
+
+def test_the_weights_colour_bar_is_as_tall_as_its_square(app_url, page):
+    """The square weights heatmap in a chart taller than wide: its colour bar runs beside the
+    square, not twice its height."""
+    page.set_viewport_size({"width": 1400, "height": 1800})
+    page.goto(f"{app_url}/Kernel_regression")
+    wait_for_charts(page, 4)
+    wait_idle(page)
+    found = page.evaluate(BAR_AND_SQUARE)
+    (square_top, square_bottom), (bar_top, bar_bottom) = found["square"], found["bar"]
+    assert abs(bar_top - square_top) <= 3 and abs(bar_bottom - square_bottom) <= 3, found

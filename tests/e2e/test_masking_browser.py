@@ -35,3 +35,51 @@ def test_masking_draws_and_the_causal_mask_reaches_the_weights(app_url, page):
     page.set_viewport_size({"width": 1400, "height": 2300})
     wait_for_charts(page, 5)
     page.screenshot(path=str(SCREENSHOTS / "masking.png"))
+
+
+HEATMAP_CELLS = """(title) => {
+    const d = [...document.querySelectorAll('.js-plotly-plot')].find(
+        d => d.layout.title.text === title);
+    const layer = d.querySelector('.heatmaplayer');
+    return layer ? [...layer.querySelectorAll('text')].map(t => t.textContent) : null;
+}"""
+
+
+def test_a_fully_masked_sequence_shows_its_numbers(app_url, page):
+    """Sequence 2 of valid length 0: every cell masked. The -1e6 fill in the masked scores and
+    the uniform 1/6 of its weights are drawn in grey cells (Plotly draws nothing of an all-NaN
+    heatmap), and a hover says "masked"."""
+    page.set_viewport_size({"width": 1400, "height": 2300})
+    page.goto(f"{app_url}/Masking?lens=4,6,0&seq=2&causal=1")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    scores = page.evaluate(HEATMAP_CELLS, "Masked scores")
+    weights = page.evaluate(HEATMAP_CELLS, WEIGHTS)
+    assert scores == ["-1e6"] * 36, scores
+    assert weights == [".17"] * 36, weights  # 1/6, the cells' one format
+    chart = page.locator(".js-plotly-plot", has_text=WEIGHTS).first
+    box = chart.locator(".heatmaplayer image").bounding_box()
+    assert box is not None and box["width"] > 100
+    page.mouse.move(box["x"] + box["width"] / 12, box["y"] + box["height"] / 12)
+    page.mouse.move(box["x"] + box["width"] / 12 + 2, box["y"] + box["height"] / 12 + 2)
+    hover = page.locator(".js-plotly-plot .hoverlayer .hovertext", has_text="masked")
+    hover.first.wait_for(timeout=10_000)
+
+
+SQUARES = """(titles) => titles.map(title => {
+    const d = [...document.querySelectorAll('.js-plotly-plot')].find(
+        d => d.layout.title.text === title);
+    return d.querySelector('.heatmaplayer image').getBoundingClientRect().width;
+})"""
+
+
+def test_the_three_step_heatmaps_are_one_size(app_url, page):
+    """Raw scores, masked scores and weights side by side: the masked scores draw no colour bar
+    of their own (they share the raw scores'), yet their cells are the others' size."""
+    page.set_viewport_size({"width": 1400, "height": 2300})
+    page.goto(f"{app_url}/Masking")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    widths = page.evaluate(SQUARES, ["Raw scores", "Masked scores", WEIGHTS])
+    assert max(widths) / min(widths) < 1.04, widths

@@ -153,3 +153,36 @@ def test_upload_fills_the_matrix_and_a_bad_file_says_why(app_url, page, tmp_path
     assert "looks like a header" in error.first.inner_text()
     assert page.locator('[data-testid="stException"]').count() == 0
     np.testing.assert_allclose(z_of(page, SCORES)[0][0], np.sqrt(2), rtol=1e-5)  # keys unchanged
+
+
+LATEX_OUTSIDE = """() => {
+    const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+    const right = main.getBoundingClientRect().right;
+    return [...document.querySelectorAll('.katex-display .katex-html')]
+        .filter(k => k.getBoundingClientRect().right > right + 1
+                  || k.scrollWidth > k.clientWidth + 1)
+        .map(k => k.textContent.slice(0, 40));
+}"""
+
+
+def test_every_formula_fits_the_page_at_16_by_32(app_url, page):
+    """A real head's size (16 tokens, 32 dimensions): the per-query numbers and the formulas
+    stay inside the main column, none cut off at its right edge."""
+    page.set_viewport_size({"width": 1400, "height": 1600})
+    page.goto(f"{app_url}/Playground?src=random&n=16&m=16&dq=32&dk=32&dv=32&seed=3")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    page.locator(".katex-display").first.wait_for(timeout=30_000)
+    assert page.evaluate(LATEX_OUTSIDE) == []
+
+
+def test_hovering_a_chart_shows_no_toolbar_over_its_title(app_url, page):
+    page.set_viewport_size({"width": 1400, "height": 1600})
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 5)
+    wait_idle(page)
+    chart = page.locator(".js-plotly-plot").first
+    chart.hover()
+    page.wait_for_timeout(300)
+    bars = page.locator(".js-plotly-plot .modebar")
+    assert bars.count() == 0 or not any(bars.nth(i).is_visible() for i in range(bars.count()))

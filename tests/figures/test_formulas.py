@@ -40,18 +40,19 @@ def test_mask_softmax_output_formulas():
 
 
 def test_query_numbers_spell_out_the_weighted_sum():
-    scores, weights, output = formulas.query_numbers(1, [0.5, -1e6], [1.0, 0.0], [3.0, 4.0])
+    scores, weights, total, output = formulas.query_numbers(1, [0.5, -1e6], [1.0, 0.0], [3.0, 4.0])
     assert scores == r"s_{1\cdot} = \left(0.5,\ -1 \cdot 10^{6}\right)"
     assert weights.endswith(r"= \left(1,\ 0\right)")
-    assert output == r"o_{1} = 1\, v_{0} + 0\, v_{1} = \left(3,\ 4\right)"
+    assert total == r"o_{1} = 1\, v_{0} + 0\, v_{1}"  # the sum, and its value on a line below
+    assert output == r"o_{1} = \left(3,\ 4\right)"
 
 
 def test_masked_scores_get_their_own_symbol():
-    raw, masked, weights, _ = formulas.query_numbers(
+    raw, masked, weights, _, _ = formulas.query_numbers(
         0, [-0.495, -0.495], [1.0, 0.0], [3.0, 4.0], masked_row=[-0.495, -1e6]
     )
     assert raw == r"s_{0\cdot} = \left(-0.495,\ -0.495\right)"  # the raw scores, all of them
     assert masked == r"\tilde s_{0\cdot} = \left(-0.495,\ -1 \cdot 10^{6}\right)"
     assert weights.startswith(r"\alpha_{0\cdot} = \operatorname{softmax}(\tilde s_{0\cdot})")
     unmasked = formulas.query_numbers(0, [1.0, 2.0], [0.3, 0.7], [1.0], masked_row=[1.0, 2.0])
-    assert len(unmasked) == 3 and r"softmax}(s_{0\cdot})" in unmasked[1]
+    assert len(unmasked) == 4 and r"softmax}(s_{0\cdot})" in unmasked[1]

@@ -121,6 +121,25 @@ def test_masked_values_are_written_in_their_gaps():
     ) == {""}
 
 
+def test_a_matrix_masked_everywhere_is_drawn_grey_with_its_numbers():
+    """Plotly draws nothing of an all-NaN heatmap: such a matrix gets grey cells instead."""
+    mask = torch.zeros(3, 4, dtype=torch.bool)
+    result = attend(torch.ones(3, 2), torch.ones(4, 2), torch.ones(4, 1), mask=mask)
+    fig = en.heatmap(result.weights, title="w", kind="weights", mask=mask, masked_values=True)
+    trace = fig.data[0]
+    assert not np.isnan(np.asarray(trace.z, dtype=float)).any()
+    assert {c for _, c in trace.colorscale} == {"#bdbdbd"} and trace.showscale is False
+    assert set(np.asarray(trace.text).flat) == {".25"}
+    assert all("masked" in cell for cell in np.asarray(trace.customdata).flat)
+    half = en.heatmap(
+        result.weights[:2],
+        title="w",
+        kind="weights",
+        mask=mask[:2] | torch.eye(2, 4, dtype=torch.bool),
+    )
+    assert half.data[0].showscale is not False  # one allowed cell: the usual gaps and scale
+
+
 def test_cell_numbers_share_one_format():
     from attnviz.figures.matrix import cell_number
 
@@ -297,3 +316,15 @@ def test_other_y_titles_stay_on_the_axis(y_title):
     fig = heatmaps.heatmap(np.eye(2), title="w", kind="weights", text=en.KO, y_title=y_title)
     assert fig.layout.yaxis.title.text == y_title
     assert upright_titles(fig) == []
+
+
+def test_a_short_colour_bar_names_its_ends():
+    """Plotly's few round ticks on a short bar can leave a lone "0": its ends and 0 instead."""
+    short = en.heatmap(torch.tensor([[0.37, -0.2, 0.1]]), title="s", kind="scores")
+    bar = short.data[0].colorbar
+    assert list(bar.ticktext) in (["-.37", ".37"], ["-.37", "0", ".37"])
+    np.testing.assert_allclose([bar.tickvals[0], bar.tickvals[-1]], [-0.37, 0.37], rtol=1e-6)
+    tall = en.heatmap(
+        torch.randn(12, 12, generator=torch.Generator().manual_seed(0)), title="t", kind="scores"
+    )
+    assert tall.data[0].colorbar.tickvals is None and tall.data[0].colorbar.nticks >= 5

@@ -105,62 +105,19 @@ def token_bars(
     if len(panels) != len(y_titles):
         raise ValueError(f"{len(panels)} panels and {len(y_titles)} axis titles")
     labels = [escape_label(label) for label in unique_labels(tokens)]
-    positions = list(range(len(labels)))
-    slot = (chart_width(across) - AXIS_ROOM) / max(len(labels), 1)  # px a token
-    upright = labels_width(unique_labels(tokens)) + TICK_GAP > slot
+    upright = labels_upright(tokens, across)
     count = len(panels)
-    gap = 0.08
-    height = (1 - gap * (count - 1)) / count
     traces: list[go.Bar] = []
     layout = style_layout(title, height=BAR_HEIGHT * count + 120, top=70, background="white")
     layout |= {"barmode": "group", "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom"}}
-    colour = 0
     for index, (series, y_title) in enumerate(zip(panels, y_titles, strict=True)):
         axis = "" if index == 0 else str(index + 1)
-        top = 1 - index * (height + gap)
-        for name, values in series.items():
-            traces.append(
-                go.Bar(
-                    x=positions,
-                    y=torch.as_tensor(values, dtype=torch.float64).tolist(),
-                    name=escape_label(name),
-                    marker={"color": BAR_COLORS[colour % len(BAR_COLORS)]},
-                    customdata=labels,
-                    hovertemplate=f"%{{customdata}}<br>{escape_label(name)}: %{{y:.4g}}"
-                    "<extra></extra>",
-                    xaxis=f"x{axis}",
-                    yaxis=f"y{axis}",
-                )
-            )
-            colour += 1
-        last = index == count - 1
-        layout[f"xaxis{axis}"] = {
-            "domain": [0, 1],
-            "anchor": f"y{axis}",
-            "matches": None if index == 0 else "x",
-            "tickmode": "array",
-            "tickvals": positions,
-            "ticktext": labels if last else [""] * len(labels),
-            "showgrid": False,
-        } | ({"tickangle": -90} if upright else {})
-        layout[f"yaxis{axis}"] = {
-            "domain": [max(top - height, 0), top],
-            "anchor": f"x{axis}",
-            "title": {"text": escape_label(y_title)},
-            "zeroline": True,
-            "zerolinecolor": "#888",
-            "gridcolor": "#eee",
-        }
-    # Margins that hold the tick labels and titles already (attnviz.figures.style): the widest
-    # y tick label of any panel, and the token labels lying or standing under the lowest one.
-    numbers = torch.cat(
-        [torch.as_tensor(v, dtype=torch.float64).reshape(-1) for p in panels for v in p.values()]
-    )
-    low, high = min(0.0, float(numbers.min())), max(0.0, float(numbers.max()))
-    layout["margin"]["l"] = math.ceil(ticks_width(low, high) + Y_TITLE_SPACE + 12)
-    label_room = labels_width(unique_labels(tokens)) if upright else LINE_PITCH
-    layout["margin"]["b"] = math.ceil(label_room + 16)
-    layout["height"] += layout["margin"]["b"]
+        traces += panel_bars(series, labels, axis, first_colour=len(traces))
+        layout |= panel_axes(index, count, axis, labels, y_title, upright)
+    left, bottom = bar_margins(tokens, panels, upright)
+    layout["margin"]["l"] = left
+    layout["margin"]["b"] = bottom
+    layout["height"] += bottom
     layout["shapes"] = [
         {
             "type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
@@ -169,3 +126,75 @@ def token_bars(
         for x in boundaries
     ]  # fmt: skip
     return go.Figure(data=traces, layout=layout)
+
+
+def labels_upright(tokens: Sequence[str], across: float) -> bool:
+    """Whether the token labels stand upright: lying, they would not fit their slots across
+    `across`'s share of the page."""
+    slot = (chart_width(across) - AXIS_ROOM) / max(len(tokens), 1)  # px a token
+    return labels_width(unique_labels(tokens)) + TICK_GAP > slot
+
+
+def panel_bars(
+    series: Mapping[str, torch.Tensor], labels: list[str], axis: str, first_colour: int
+) -> list[go.Bar]:
+    """One panel's bars on axes x`axis` and y`axis`, a trace a series, coloured on through
+    BAR_COLORS from `first_colour`."""
+    return [
+        go.Bar(
+            x=list(range(len(labels))),
+            y=torch.as_tensor(values, dtype=torch.float64).tolist(),
+            name=escape_label(name),
+            marker={"color": BAR_COLORS[(first_colour + offset) % len(BAR_COLORS)]},
+            customdata=labels,
+            hovertemplate=f"%{{customdata}}<br>{escape_label(name)}: %{{y:.4g}}<extra></extra>",
+            xaxis=f"x{axis}",
+            yaxis=f"y{axis}",
+        )
+        for offset, (name, values) in enumerate(series.items())
+    ]
+
+
+def panel_axes(
+    index: int, count: int, axis: str, labels: list[str], y_title: str, upright: bool
+) -> dict[str, dict[str, object]]:
+    """The x and y axes of panel `index` of `count`, stacked from the top with a gap between
+    them; only the lowest writes the token labels."""
+    gap = 0.08
+    height = (1 - gap * (count - 1)) / count
+    top = 1 - index * (height + gap)
+    positions = list(range(len(labels)))
+    return {
+        f"xaxis{axis}": {
+            "domain": [0, 1],
+            "anchor": f"y{axis}",
+            "matches": None if index == 0 else "x",
+            "tickmode": "array",
+            "tickvals": positions,
+            "ticktext": labels if index == count - 1 else [""] * len(labels),
+            "showgrid": False,
+        }
+        | ({"tickangle": -90} if upright else {}),
+        f"yaxis{axis}": {
+            "domain": [max(top - height, 0), top],
+            "anchor": f"x{axis}",
+            "title": {"text": escape_label(y_title)},
+            "zeroline": True,
+            "zerolinecolor": "#888",
+            "gridcolor": "#eee",
+        },
+    }
+
+
+def bar_margins(
+    tokens: Sequence[str], panels: Sequence[Mapping[str, torch.Tensor]], upright: bool
+) -> tuple[int, int]:
+    """The left and bottom margins (px) that hold the tick labels and titles already
+    (attnviz.figures.style): the widest y tick label of any panel, and the token labels lying
+    or standing under the lowest one."""
+    numbers = torch.cat(
+        [torch.as_tensor(v, dtype=torch.float64).reshape(-1) for p in panels for v in p.values()]
+    )
+    low, high = min(0.0, float(numbers.min())), max(0.0, float(numbers.max()))
+    label_room = labels_width(unique_labels(tokens)) if upright else LINE_PITCH
+    return math.ceil(ticks_width(low, high) + Y_TITLE_SPACE + 12), math.ceil(label_room + 16)

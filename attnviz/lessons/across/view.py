@@ -15,7 +15,7 @@ import streamlit as st
 import torch
 
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.feedback import ProgressBar, markdown_literal, show_error
 from attnviz.app.model import MODEL, classifier, pick_model
 from attnviz.app.plot import csv_download, download_csv, plot, plot_row, table
 from attnviz.app.selection import selected_cell, store_click
@@ -156,13 +156,9 @@ def with_progress(
     """A kept result, or `compute(progress)` under a progress bar that goes when it is done."""
 
     def run() -> T:
-        bar = st.progress(0.0, text=label)
-
-        def progress(share: float) -> None:
-            bar.progress(min(max(share, 0.0), 1.0), text=label)
-
+        bar = ProgressBar(label)
         try:
-            return compute(progress)
+            return compute(bar)
         finally:
             bar.empty()
 
@@ -399,6 +395,19 @@ def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
 
 def show_saliency_result(result: Saliency, model: Encoder) -> None:
     """The bars, the target's values and completeness, the rank correlations, a table."""
+    show_target(result, model)
+    rollout_name = t(
+        "across.series.rollout_last" if result.target == "next" else "across.series.rollout_cls"
+    )
+    show_saliency_bars(result, rollout_name)
+    show_completeness(result)
+    show_correlations(result)
+    show_token_table(result, rollout_name)
+
+
+def show_target(result: Saliency, model: Encoder) -> None:
+    """What the target is for this pair: the predicted next token, the similarity or the
+    classifier's label, with its value."""
     if result.target == "next" and result.label is not None:
         token = markdown_literal(model.readable_piece(result.label))
         st.markdown(t("across.saliency.next", token=token, value=f"{result.value:.4f}"))
@@ -407,11 +416,13 @@ def show_saliency_result(result: Saliency, model: Encoder) -> None:
     else:
         label = t(LABEL_KEYS[LABELS[result.label]])
         st.markdown(t("across.saliency.verdict", label=label, value=f"{result.value:.4f}"))
+
+
+def show_saliency_bars(result: Saliency, rollout_name: str) -> None:
+    """Rollout (when the target has one) above gradient x input and integrated gradients, a
+    dashed line between the sentences."""
     panels = []
     y_titles = []
-    rollout_name = t(
-        "across.series.rollout_last" if result.target == "next" else "across.series.rollout_cls"
-    )
     if result.rollout is not None:
         panels.append({rollout_name: result.rollout})
         y_titles.append(t("across.share"))
@@ -429,6 +440,10 @@ def show_saliency_result(result: Saliency, model: Encoder) -> None:
         boundaries=[boundary],
     )
     plot(fig, key="across_saliency")
+
+
+def show_completeness(result: Saliency) -> None:
+    """How far integrated gradients' sum is from the target's change from the baseline."""
     total = float(result.integrated.sum())
     change = result.value - result.baseline_value
     gap = abs(total - change) / abs(change) if change else float("nan")
@@ -442,6 +457,11 @@ def show_saliency_result(result: Saliency, model: Encoder) -> None:
             gap="—" if math.isnan(gap) else f"{gap:.2%}",
         )
     )
+
+
+def show_correlations(result: Saliency) -> None:
+    """Spearman's rank correlations of the two attributions with each other and with rollout
+    (when the target has one), as a table."""
     found = correlations(result)
     rows = [(t(CORRELATIONS[name]), rho_text(rho)) for name, rho in found.items()]
     st.markdown(t("across.rho.heading"))
@@ -450,6 +470,10 @@ def show_saliency_result(result: Saliency, model: Encoder) -> None:
         t("across.rho.heading"),
         key="across_rho",
     )
+
+
+def show_token_table(result: Saliency, rollout_name: str) -> None:
+    """Each token's sentence and attributions (and rollout, when the target has one)."""
     per_token = {
         t("across.col.token"): result.tokens,
         t("across.col.sentence"): ["AB"[s] for s in result.sentence],

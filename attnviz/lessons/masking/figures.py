@@ -112,6 +112,7 @@ def step_figures(
             kind="scores",
             bound=largest(one.scores),
             showscale=False,
+            bar_room=True,  # cells the size of its neighbours'
             **masked,
             **common,
         ),

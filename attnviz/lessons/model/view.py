@@ -66,7 +66,7 @@ from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
 from attnviz.parsing import MAX_ROWS, format_matrix, parse_matrix
 from attnviz.transformer import lazy
 from attnviz.transformer.interventions import kl_divergence
-from attnviz.transformer.neurons import HeadVectors, head_vectors, neuron_terms
+from attnviz.transformer.neurons import HeadVectors, NeuronTerms, head_vectors, neuron_terms
 
 BLOCKS = {
     "all": "model.block.all",
@@ -433,6 +433,25 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     except InputError as err:
         show_error(err)
         return
+    query = neuron_query(encoded, rows, choice)
+    terms = neuron_terms(vectors, query)
+    show_neuron_notes(model, vectors, terms)
+    show_neuron_vectors(terms, rows[query], cols)
+    show_neuron_table(terms, cols)
+    causal = encoded.kind == "decoder" or choice.stack == "decoder"
+    rows_sent = min(MAX_ROWS, vectors.queries.shape[0], vectors.keys.shape[0])
+    if st.button(
+        t("model.neuron.playground", rows=rows_sent),
+        key="model_neuron_playground",
+        help=t("model.neuron.playground.help", limit=MAX_ROWS),
+        icon=":material/open_in_new:",
+    ):
+        links.open_page(PLAYGROUND, playground_link(vectors, causal, choice.layer, choice.head))
+
+
+def neuron_query(encoded: Encoded, rows: list[str], choice: ModelChoice) -> int:
+    """The query token's box: the picked query, or at first the last token the heads view
+    shows; a new pick is kept as the page's query."""
     init_state(QUERY.key, QUERY.default)
     query = query_of(rows)
     if int(st.session_state.get(QUERY.key, LAST)) == LAST and choice.stack == "encoder":
@@ -448,7 +467,12 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     if picked != query:
         st.session_state[QUERY.key] = int(picked)
         query = int(picked)
-    terms = neuron_terms(vectors, query)
+    return query
+
+
+def show_neuron_notes(model: Encoder, vectors: HeadVectors, terms: NeuronTerms) -> None:
+    """How the score is scaled, and what this head's q and k are besides plain projections
+    (rotated, a shared key head, a bias)."""
     notes = [t("model.neuron.scale", scale=f"{terms.scale:.4g}", size=vectors.queries.shape[1])]
     if vectors.rotary:
         notes.append(t("model.neuron.rotary"))
@@ -459,8 +483,12 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     if terms.bias is not None:
         notes.append(t("model.neuron.bias"))
     st.caption(" ".join(notes))
+
+
+def show_neuron_vectors(terms: NeuronTerms, query_label: str, cols: list[str]) -> None:
+    """The query's q, then every key's k beside their products with q, dimension by
+    dimension."""
     text = catalogue()
-    query_label = rows[query]
     vectors_of = functools.partial(
         vector_rows, dim_label=t("model.neuron.dimension"), text=text,
         row_name=t("model.neuron.token"),
@@ -480,6 +508,11 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
             ),
         }
     )
+
+
+def show_neuron_table(terms: NeuronTerms, cols: list[str]) -> None:
+    """Each key's score made step by step (dot product, scaled, bias, mask) to its weight,
+    beside the weight the model itself gave."""
     frame = pd.DataFrame(
         {
             t("model.neuron.col.key"): cols,
@@ -494,15 +527,6 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     )
     weights = [t("model.neuron.col.weight"), t("model.neuron.col.model")]
     table(frame, t("model.neuron.csv"), key="view_neuron_table", weights=weights)
-    causal = encoded.kind == "decoder" or choice.stack == "decoder"
-    rows_sent = min(MAX_ROWS, vectors.queries.shape[0], vectors.keys.shape[0])
-    if st.button(
-        t("model.neuron.playground", rows=rows_sent),
-        key="model_neuron_playground",
-        help=t("model.neuron.playground.help", limit=MAX_ROWS),
-        icon=":material/open_in_new:",
-    ):
-        links.open_page(PLAYGROUND, playground_link(vectors, causal, choice.layer, choice.head))
 
 
 @cache.results
@@ -667,6 +691,30 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
     if not model.lazy_supported():
         st.warning(t("parse.model_no_lazy", model_type=model.model_type))
         return
+    encoded = read_long(model, text)
+    if encoded is None:
+        return
+    show_long_about(model, encoded)
+    layer = _clamped(layer_key, model.num_layers)
+    head = _clamped(head_key, model.num_heads)
+    thumbs, sink = long_thumbnails(encoded)
+    grid_bound = stretched_bound(thumbs, 0.99)
+    show_long_head(encoded, layer, head, sink, grid_bound)
+    fig = model_view(
+        thumbs,
+        catalogue(),
+        selectable=True,
+        title=t("model.long.grid_title", rows=lazy.BAND_ROWS),
+        bound=grid_bound,
+    )
+    on_click = functools.partial(store_click, LONG_GRID, (layer_key, head_key), selected_head)
+    plot(fig, key=LONG_GRID, on_select=on_click)
+    show_sinks(encoded, sink, key="view_long")
+
+
+def read_long(model: Encoder, text: str) -> Encoded | None:
+    """The long reading of `text`, its place in the queue and then its progress shown while it
+    is made; None, the error shown, when it cannot be made."""
     status = st.empty()
 
     def waiting(ahead: int) -> None:
@@ -685,23 +733,32 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
     except ValueError as err:
         status.empty()
         show_error(err)
-        return
+        return None
     status.empty()
-    reading = encoded.lazy
-    assert reading is not None
-    count = len(encoded.tokens)
+    assert encoded.lazy is not None
+    return encoded
+
+
+def show_long_about(model: Encoder, encoded: Encoded) -> None:
+    """How many tokens were read (and where a longer text was cut), and what the reading keeps."""
     cut = t("model.long.cut", limit=f"{model.max_lazy_length:,}") if encoded.truncated[0] else ""
     st.caption(
         t(
             "model.long.about",
-            tokens=f"{count:,}",
+            tokens=f"{len(encoded.tokens):,}",
             mb=f"{reading_bytes(encoded) / 1e6:,.0f}",
             cut=cut,
         )
     )
-    layer = _clamped(layer_key, model.num_layers)
-    head = _clamped(head_key, model.num_heads)
-    thumbs, sink = long_thumbnails(encoded)
+
+
+def show_long_head(
+    encoded: Encoded, layer: int, head: int, sink: torch.Tensor, grid_bound: float
+) -> None:
+    """The chosen head of a long reading (its first token hidden on request, the rows
+    renormalised) after its share on the first token, its colours stretched as the
+    thumbnails' (up to `grid_bound`) are."""
+    count = len(encoded.tokens)
     weights = encoded.head_attention(layer, head)[None, None]  # (1, 1, T, T)
     hide = st.toggle(
         t("model.hide_first"), key="model_long_hide_first", help=t("model.hide_first.help")
@@ -721,10 +778,9 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
             count=sink.numel(),
         )
     )
-    text_of = catalogue()
-    head_bound, grid_bound = stretched_bound(weights[0, 0]), stretched_bound(thumbs, 0.99)
+    head_bound = stretched_bound(weights[0, 0])
     title = t("model.head_title", layer=layer, head=head)
-    figure = head_heatmap(weights, 0, 0, labels, labels, text_of, bound=head_bound, title=title)
+    figure = head_heatmap(weights, 0, 0, labels, labels, catalogue(), bound=head_bound, title=title)
     plot(figure, key="view_long_head")
     st.caption(
         t(
@@ -734,16 +790,6 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
             tokens=f"{count:,}",
         )
     )
-    fig = model_view(
-        thumbs,
-        text_of,
-        selectable=True,
-        title=t("model.long.grid_title", rows=lazy.BAND_ROWS),
-        bound=grid_bound,
-    )
-    on_click = functools.partial(store_click, LONG_GRID, (layer_key, head_key), selected_head)
-    plot(fig, key=LONG_GRID, on_select=on_click)
-    show_sinks(encoded, sink, key="view_long")
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

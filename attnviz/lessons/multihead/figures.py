@@ -58,8 +58,9 @@ def build_figures(view: MultiHeadView, positional: bool, text: Catalogue) -> dic
     d_head = result.head_outputs.shape[-1]
     heads = result.weights.shape[0]
     return {
-        "pe": _rows_figure(view.pe, view.tokens, text("multihead.pe_title"), text),
-        "input": _rows_figure(view.x, view.tokens, text(input_title), text),
+        # Two charts a row: the encodings beside the inputs, the concatenation beside the output.
+        "pe": _rows_figure(view.pe, view.tokens, text("multihead.pe_title"), text, across=2),
+        "input": _rows_figure(view.x, view.tokens, text(input_title), text, across=2),
         "heads": heads_grid(
             result.weights,  # (h, T, T)
             title=text("multihead.heads_title", heads=heads),
@@ -75,8 +76,11 @@ def build_figures(view: MultiHeadView, positional: bool, text: Catalogue) -> dic
             text,
             x_title=text("multihead.concat_x", d_head=d_head),
             vlines=[boundary - 0.5 for boundary in range(d_head, d_model, d_head)],
+            across=2,
         ),
-        "output": _rows_figure(result.output, view.tokens, text("multihead.output_title"), text),
+        "output": _rows_figure(
+            result.output, view.tokens, text("multihead.output_title"), text, across=2
+        ),
     }
 
 

@@ -102,12 +102,7 @@ def compare_figure(
     dims = [str(i) for i in range(matrices[0].shape[1])]
     rows = [len(names) for names in labels]
     heights = panel_heights(rows[0], rows[1])
-    plot_px = sum(heights) + PANEL_GAP * (len(rows) - 1)
-    # Each panel's share of the plot height, top down, the gaps between them left empty.
-    domains, y = [], plot_px
-    for height in heights:
-        domains.append([max(0.0, (y - height) / plot_px), y / plot_px])
-        y -= height + PANEL_GAP
+    domains, plot_px = panel_domains(heights)
     scales = [
         float(max(np.nanmax(matrices[0], initial=0.0), np.nanmax(matrices[1], initial=0.0))),
         float(np.nanmax(matrices[2], initial=0.0)),
@@ -120,51 +115,103 @@ def compare_figure(
     )
     right = 10
     for panel, (z, names, row_name) in enumerate(zip(matrices, labels, row_names, strict=True)):
-        axis = "y" if panel == 0 else f"y{panel + 1}"
         top = scales[0] if panel < 2 else scales[1]
-        drawn = matrix_traces(
-            z,
-            kind="activations",
-            row_labels=names,
-            col_labels=dims,
-            row_name=row_name or text("nli.vector"),
-            col_name=text("nli.dims"),
-            mask=None,
-            hover={text("fig.hover.value"): z},
-            show_numbers=False,
-            text=text,
-            showscale=panel in (0, 2),  # one colour bar for the two G panels, one for v
-        )
-        trace = drawn.traces[0]
-        trace.update(zmin=0.0, zmax=top or 1.0, xaxis="x", yaxis=axis)
+        trace = compare_trace(z, names, dims, row_name or text("nli.vector"), panel, top, text)
         if trace.showscale:
-            # G's bar spans both G panels (top of the first to the bottom of the second).
-            low = domains[1][0] if panel == 0 else domains[2][0]
-            high = domains[panel][1]
-            settings, width = colorbar(0.0, top or 1.0)
-            ticks = colorbar_ticks((high - low) * plot_px)  # as many labels as its length holds
-            trace.colorbar = settings | {"y": low, "yanchor": "bottom", "len": high - low,
-                                         "nticks": ticks}  # fmt: skip
+            trace.colorbar, width = compare_colorbar(panel, domains, plot_px, top)
             right = max(right, width)
         traces.append(trace)
-        layout[f"yaxis{'' if panel == 0 else panel + 1}"] = {
-            "domain": domains[panel],
-            "anchor": "x",
-            "showgrid": False,
-            "zeroline": False,
-            "autorange": "reversed",
-            # The labels the panel's height holds: 128-token rows are 1.6 px each.
-            **fitted_ticks(names, heights[panel], across=False),
-        }
-    layout["xaxis"] = {
+        layout[f"yaxis{'' if panel == 0 else panel + 1}"] = panel_axis(
+            domains[panel], names, heights[panel]
+        )
+    layout["xaxis"] = dimension_axis(dims, len(rows), text)
+    layout["annotations"] = panel_titles(titles, domains)
+    every_label = [label for names in labels for label in names]
+    layout["margin"] |= {"l": math.ceil(16 + labels_width(every_label)), "r": right,
+                         "b": COMPARE_BOTTOM}  # fmt: skip
+    return go.Figure(data=traces, layout=layout)
+
+
+def panel_domains(heights: Sequence[float]) -> tuple[list[list[float]], float]:
+    """Each panel's share of the plot height, top down, with PANEL_GAP px left empty between
+    them, and the plot's height in px."""
+    plot_px = sum(heights) + PANEL_GAP * (len(heights) - 1)
+    domains, y = [], plot_px
+    for height in heights:
+        domains.append([max(0.0, (y - height) / plot_px), y / plot_px])
+        y -= height + PANEL_GAP
+    return domains, plot_px
+
+
+def compare_trace(
+    z: np.ndarray,
+    names: list[str],
+    dims: list[str],
+    row_name: str,
+    panel: int,
+    top: float,
+    text: Catalogue,
+) -> Any:
+    """Panel `panel`'s heatmap on the shared dimension axis, coloured from 0 to `top`; the
+    first G panel and v carry a colour bar (one for the two G panels, one for v)."""
+    drawn = matrix_traces(
+        z,
+        kind="activations",
+        row_labels=names,
+        col_labels=dims,
+        row_name=row_name,
+        col_name=text("nli.dims"),
+        mask=None,
+        hover={text("fig.hover.value"): z},
+        show_numbers=False,
+        text=text,
+        showscale=panel in (0, 2),
+    )
+    trace = drawn.traces[0]
+    trace.update(zmin=0.0, zmax=top or 1.0, xaxis="x", yaxis="y" if panel == 0 else f"y{panel + 1}")
+    return trace
+
+
+def panel_axis(domain: list[float], names: list[str], height: float) -> dict[str, Any]:
+    """A panel's token axis, top down, with the labels its `height` in px holds (128-token rows
+    are 1.6 px each)."""
+    return {
+        "domain": domain,
+        "anchor": "x",
+        "showgrid": False,
+        "zeroline": False,
+        "autorange": "reversed",
+        **fitted_ticks(names, height, across=False),
+    }
+
+
+def dimension_axis(dims: list[str], panels: int, text: Catalogue) -> dict[str, Any]:
+    """The dimension axis the panels share, under the lowest of `panels`."""
+    return {
         "title": escape_label(text("nli.dims")),
-        "anchor": f"y{len(rows)}",
+        "anchor": f"y{panels}",
         "showgrid": False,
         "zeroline": False,
         "range": [-0.5, len(dims) - 0.5],
         **axis_ticks(dims),
     }
-    layout["annotations"] = [
+
+
+def compare_colorbar(
+    panel: int, domains: list[list[float]], plot_px: float, top: float
+) -> tuple[dict[str, Any], int]:
+    """Panel `panel`'s colour bar and the right margin it needs: G's spans both G panels (top
+    of the first to the bottom of the second), v's its own panel."""
+    low = domains[1][0] if panel == 0 else domains[2][0]
+    high = domains[panel][1]
+    settings, width = colorbar(0.0, top or 1.0)
+    ticks = colorbar_ticks((high - low) * plot_px)  # as many labels as its length holds
+    return settings | {"y": low, "yanchor": "bottom", "len": high - low, "nticks": ticks}, width
+
+
+def panel_titles(titles: Sequence[str], domains: list[list[float]]) -> list[dict[str, Any]]:
+    """Each panel's title, left-aligned just above it."""
+    return [
         {
             "text": escape_label(title),
             "xref": "paper",
@@ -179,10 +226,6 @@ def compare_figure(
         }
         for title, domain in zip(titles, domains, strict=True)
     ]
-    every_label = [label for names in labels for label in names]
-    layout["margin"] |= {"l": math.ceil(16 + labels_width(every_label)), "r": right,
-                         "b": COMPARE_BOTTOM}  # fmt: skip
-    return go.Figure(data=traces, layout=layout)
 
 
 def verdict_figure(probabilities: torch.Tensor, text: Catalogue) -> go.Figure:

@@ -6,11 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from attnviz import parsing
-from attnviz.attention import AttentionResult, attend, build_mask
+from attnviz.attention import SCORE_FUNCTIONS, AttentionResult, attend, build_mask
 from attnviz.inputs import QKV
-
-# Scores that compare q and k coordinate by coordinate, so both need the same size.
-SAME_SIZE_SCORES = ("dot", "scaled_dot", "cosine", "gaussian")
 
 
 @dataclass(frozen=True)
@@ -36,7 +33,8 @@ def compute(qkv: QKV, choice: AttentionChoice, score_label: str) -> AttentionRes
     m_v, d_v = qkv.values.shape
     if m_v != m:
         raise parsing.InputError("values_rows", m_v=m_v, d_v=d_v, m=m, d_k=d_k)
-    if choice.score in SAME_SIZE_SCORES and d_q != d_k:
+    known = SCORE_FUNCTIONS.get(choice.score)  # an unknown name: attend's ValueError below
+    if known is not None and known.equal_sizes and d_q != d_k:
         raise parsing.InputError("sizes", n=n, d_q=d_q, m=m, d_k=d_k, score=score_label)
     valid_lens = parsing.parse_valid_lens(choice.valid_lens_text, n, m)
     return attend(

@@ -16,7 +16,14 @@ from attnviz.app.feedback import show_error
 from attnviz.app.plot import csv_downloads, plot
 from attnviz.app.selection import store_click
 from attnviz.app.state import bump, init_state
-from attnviz.attention import FILL_VALUES, SCORES, AttentionResult, fill_label, row_check
+from attnviz.attention import (
+    FILL_VALUES,
+    SCORE_FUNCTIONS,
+    SCORES,
+    AttentionResult,
+    fill_label,
+    row_check,
+)
 from attnviz.figures import formulas
 from attnviz.figures.breakdown import query_breakdown
 from attnviz.figures.labels import default_labels, escape_label
@@ -28,14 +35,7 @@ from attnviz.lessons import lessons
 from attnviz.lessons.playground.compute import AttentionChoice, compute
 from attnviz.parsing import format_matrix
 
-SCORE_LABELS = {
-    "dot": "score.dot",
-    "scaled_dot": "score.scaled_dot",
-    "cosine": "score.cosine",
-    "general": "score.general",
-    "additive": "score.additive",
-    "gaussian": "score.gaussian",
-}
+SCORE_LABELS = {name: f.label for name, f in SCORE_FUNCTIONS.items()}  # catalogue keys
 CELLS_LIMIT = 16  # hand-picked cells for matrices up to this many rows and columns
 CELLS = "mask_cells"  # frozenset of (query, key) pairs that are blocked; no widget holds it
 CELLS_VERSION = "mask_cells_version"
@@ -88,11 +88,12 @@ def _preset_masks(preset: Preset) -> None:
 def _score_params(score: str) -> dict[str, Any]:
     """The chosen scoring function's own controls: sigma, hidden size, the parameters' seed."""
     params: dict[str, Any] = {}
-    if score == "gaussian":
+    asks = SCORE_FUNCTIONS[score].params
+    if "sigma" in asks:
         params["sigma"] = controls.slider(SIGMA, t("controls.sigma"))
-    if score == "additive":
+    if "h" in asks:
         params["h"] = controls.number(HIDDEN, t("controls.hidden"))
-    if score in ("general", "additive"):
+    if "seed" in asks:
         params["seed"] = controls.number(
             PARAM_SEED, t("controls.param_seed"), help=t("controls.param_seed.help")
         )

@@ -86,38 +86,51 @@ def histogram(raw: torch.Tensor, scaled: torch.Tensor, d: int, text: Catalogue) 
         ),
         strict=True,
     ):
-        name = escape_label(text(name_key))
-        traces.append(
-            go.Histogram(
-                showlegend=False,
-                x=x,
-                xbins=bins,
-                histnorm="probability density",
-                name=name,
-                marker={"color": color, "line": {"color": "white", "width": 0.5}},
-                opacity=0.85,
-                hovertemplate=f"%{{x}}: %{{y:.3g}}<extra>{name}</extra>",
-                xaxis=f"x{axes}",
-                yaxis=f"y{axes}",
-            )
-        )
-        traces.append(
-            go.Scatter(
-                x=grid,
-                y=_normal_density(grid, variance),
-                mode="lines",
-                name=escape_label(text("sqrt_d.fig.normal")),
-                line={"color": THEORY_COLOR, "dash": "dash", "width": 2},
-                showlegend=False,
-                hoverinfo="skip",
-                xaxis=f"x{axes}",
-                yaxis=f"y{axes}",
-            )
-        )
+        traces.append(_sample_histogram(x, bins, color, text(name_key), axes))
+        traces.append(_normal_curve(grid, variance, text("sqrt_d.fig.normal"), axes))
+    return go.Figure(data=traces, layout=_histogram_layout(len(raw_x), d, text))
+
+
+def _sample_histogram(
+    x: np.ndarray, bins: dict[str, float], color: str, name: str, axes: str
+) -> go.Histogram:
+    """The samples `x` as a probability density over `bins`, on axes x`axes` and y`axes`."""
+    name = escape_label(name)
+    return go.Histogram(
+        showlegend=False,
+        x=x,
+        xbins=bins,
+        histnorm="probability density",
+        name=name,
+        marker={"color": color, "line": {"color": "white", "width": 0.5}},
+        opacity=0.85,
+        hovertemplate=f"%{{x}}: %{{y:.3g}}<extra>{name}</extra>",
+        xaxis=f"x{axes}",
+        yaxis=f"y{axes}",
+    )
+
+
+def _normal_curve(grid: np.ndarray, variance: float, name: str, axes: str) -> go.Scatter:
+    """The normal density of `variance` over `grid`, dashed, on axes x`axes` and y`axes`."""
+    return go.Scatter(
+        x=grid,
+        y=_normal_density(grid, variance),
+        mode="lines",
+        name=escape_label(name),
+        line={"color": THEORY_COLOR, "dash": "dash", "width": 2},
+        showlegend=False,
+        hoverinfo="skip",
+        xaxis=f"x{axes}",
+        yaxis=f"y{axes}",
+    )
+
+
+def _histogram_layout(samples: int, d: int, text: Catalogue) -> dict[str, Any]:
+    """The histograms' layout: two panels on one x range, 0.12 of the height apart, each titled
+    above."""
     density = {"title": {"text": escape_label(text("sqrt_d.fig.density"))}}
-    # Two panels on one x range, 0.12 of the height apart, each titled above.
     layout = _layout(
-        text("sqrt_d.fig.hist_title", samples=len(raw_x)),
+        text("sqrt_d.fig.hist_title", samples=samples),
         560,
         {
             "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2"},
@@ -132,7 +145,7 @@ def histogram(raw: torch.Tensor, scaled: torch.Tensor, d: int, text: Catalogue) 
         _panel_title(text("sqrt_d.fig.hist_raw", d=d), 0.5, 1.0),
         _panel_title(text("sqrt_d.fig.hist_scaled", d=d), 0.5, 0.44),
     ]
-    return go.Figure(data=traces, layout=layout)
+    return layout
 
 
 def _curve(

@@ -80,6 +80,16 @@ def test_new_inputs_change_the_result():
     np.testing.assert_allclose(z_of(at, "pg_weights"), attend(q, q, q).weights, rtol=1e-5)
 
 
+def test_the_preset_box_says_when_the_boxes_hold_other_matrices():
+    at = open_page("pages/1_Playground.py")
+    other = "The boxes hold other matrices than this preset's"
+    assert not any(other in c.value for c in at.caption)
+    at.text_area(key="qkv_text_queries").input("1, 2\n3, 4\n5, 6").run()
+    assert any(other in c.value for c in at.caption)
+    at.button(key="qkv_preset_apply").click().run()
+    assert not any(other in c.value for c in at.caption)
+
+
 def test_bad_input_shows_an_error_and_keeps_the_text():
     at = open_page("pages/1_Playground.py")
     bad = "1, 2\n3, x"
