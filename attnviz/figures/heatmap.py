@@ -186,7 +186,8 @@ def heatmap(
             "len": bar_px + above, "lenmode": "pixels", "ypad": 0, "yanchor": "top",
             "y": 1 + above / geometry.plot_height,
         }  # fmt: skip
-    bar |= bar_ticks(ranges["zmin"], ranges["zmax"], bar_px, diverging="zmid" in ranges)
+    diverging = "zmid" in ranges
+    bar |= bar_ticks(ranges["zmin"], ranges["zmax"], bar_px, diverging=diverging, titled=titled)
     for trace in drawn.traces:
         if isinstance(trace, go.Heatmap) and trace.showscale:
             trace.colorbar = bar

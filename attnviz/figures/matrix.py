@@ -88,14 +88,19 @@ def colour_range(shown: np.ndarray, kind: Kind, bound: float | None = None) -> d
     return {"zmid": 0.0, "zmin": -bound or -1.0, "zmax": bound or 1.0}
 
 
-def bar_ticks(low: float, high: float, length: float, *, diverging: bool) -> dict[str, object]:
+def bar_ticks(
+    low: float, high: float, length: float, *, diverging: bool, titled: bool = False
+) -> dict[str, object]:
     """A colour bar's tick settings for `length` px from `low` to `high`: Plotly's own where
     five or more labels fit; on a shorter bar its two ends and its middle (0 for a diverging
-    scale) in the cells' format, since Plotly's few round ticks can leave a lone "0"."""
+    scale) in the cells' format, since Plotly's few round ticks can leave a lone "0". A bar
+    whose title names its top ("0 to max 2.1") leaves that end to the title."""
     count = colorbar_ticks(length)
     if count >= 5 or not high > low:
         return {"nticks": count}
     values = [low, 0.0 if diverging else (low + high) / 2, high] if count >= 3 else [low, high]
+    if titled:
+        values = values[:-1]
     return {"tickmode": "array", "tickvals": values, "ticktext": [cell_number(v) for v in values]}
 
 

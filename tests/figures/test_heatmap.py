@@ -328,3 +328,10 @@ def test_a_short_colour_bar_names_its_ends():
         torch.randn(12, 12, generator=torch.Generator().manual_seed(0)), title="t", kind="scores"
     )
     assert tall.data[0].colorbar.tickvals is None and tall.data[0].colorbar.nticks >= 5
+
+
+def test_a_short_bar_whose_title_names_its_top_leaves_that_end_to_the_title():
+    """ "0 to max 2.1" above the bar: a "2.1" tick at its top drew over that title."""
+    short = en.heatmap(torch.tensor([[2.1, 0.4, 1.0]]), title="s", kind="weights", bound=2.1)
+    bar = short.data[0].colorbar
+    assert bar.title.text == "0 to max 2.1" and "2.1" not in list(bar.ticktext)
