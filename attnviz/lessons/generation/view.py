@@ -6,11 +6,12 @@ key/value cache growing by one row a step."""
 from __future__ import annotations
 
 import functools
+import time
 
 import streamlit as st
 
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import markdown_literal, show_error
+from attnviz.app.feedback import markdown_literal, progress_text, show_error
 from attnviz.app.model import MODEL, pick_decoder
 from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click
@@ -123,8 +124,12 @@ def run(
         if not stopped():
             st.session_state[RESULT] = (str(model.path), prompt, so_far)
 
+    started = time.monotonic()
+
     def progress(done: int, count: int) -> None:
-        bar.progress(done / count, text=t("generation.running", done=done, count=count))
+        label = t("generation.running", done=done, count=count)
+        text = progress_text(label, done / count, time.monotonic() - started)
+        bar.progress(done / count, text=text)
 
     try:
         made = generate(
