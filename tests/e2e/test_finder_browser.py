@@ -43,6 +43,8 @@ def test_heads_taken_out_change_the_next_token(app_url, page):
     wait_until(page, f"() => ({BARS})('{AFTER}').x.length === 10", timeout=240_000)
     wait_idle(page)
     assert no_exception(page)
+    # The chips can come a render after the bars.
+    wait_until(page, f"() => ({CHIPS})().length === 5", timeout=60_000)
     removed = page.evaluate(CHIPS)
     assert len(removed) == 5 and all(re.fullmatch(r"\d+\.\d+", h) for h in removed), removed
     _, before, tokens = bars(page, BEFORE)
