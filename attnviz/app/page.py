@@ -38,9 +38,9 @@ LINK_READ = "link_read"
 # Each language named in itself, as language menus do.
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
 # Presenter mode's text, for a projector: everything Streamlit draws is sized in rem, so a larger
-# root font scales it all. Charts keep their own pixel fonts (`attnviz.figures.style.FONT_SIZE`,
-# drawn with theme=None), already sized for a projector; CSS zoom would scale them too, but
-# Chromium then places Plotly's hover and clicks off by the zoom factor.
+# root font scales it all. Charts are sized in pixels: `attnviz.app.plot` draws them larger
+# (PRESENT_CHART_SCALE, `attnviz.figures.scale`); CSS zoom would scale them too, but Chromium
+# then places Plotly's hover and clicks off by the zoom factor.
 PRESENT_SCALE = 1.375
 PRESENT_CSS = f"<style>html {{ font-size: {PRESENT_SCALE * 100:g}%; }}</style>"
 

@@ -13,13 +13,24 @@ import streamlit as st
 from attnviz import parsing
 from attnviz.app.export import figure_exports
 from attnviz.app.feedback import markdown_literal
+from attnviz.app.links import PRESENT
 from attnviz.figures.budget import MAX_FIGURE_BYTES, sent_bytes
 from attnviz.figures.export import figure_title
+from attnviz.figures.scale import scaled
 from attnviz.i18n import t
 
 # No Plotly toolbar: on hover it covered the charts' titles. Dragging still zooms, a double
 # click resets, and the export menu under each chart downloads it.
 CHART_CONFIG = {"displaylogo": False, "displayModeBar": False}
+# Presenter mode's charts: text and the room around it this much larger. Folding the sidebar
+# gives the charts 1.25 times the width at a 1,400-px window (a third of the page: 303 -> 379
+# px), the room the builders' layouts need at this size (`attnviz.figures.scale`).
+PRESENT_CHART_SCALE = 1.25
+
+
+def chart_scale() -> float:
+    """How much larger this session draws chart text: PRESENT_CHART_SCALE in presenter mode."""
+    return PRESENT_CHART_SCALE if st.session_state.get(PRESENT.key) else 1.0
 
 
 def plot(
@@ -30,7 +41,8 @@ def plot(
     `on_select` is called when a point of the figure is clicked (the selection is then in
     `st.session_state[key]`); figures without it send no selection events. A figure whose
     JSON would pass MAX_FIGURE_BYTES is not sent: a message says so instead (the builders
-    summarise large matrices, so this is the last guard, not the plan).
+    summarise large matrices, so this is the last guard, not the plan). In presenter mode the
+    chart is drawn larger (`chart_scale`); its exports keep the normal size.
     """
     size = sent_bytes(fig)
     if size > MAX_FIGURE_BYTES:
@@ -44,11 +56,12 @@ def plot(
             icon=":material/warning:",
         )
         return
+    shown = scaled(fig, chart_scale())
     if on_select is None:
-        st.plotly_chart(fig, key=key, config=CHART_CONFIG, theme=None)
+        st.plotly_chart(shown, key=key, config=CHART_CONFIG, theme=None)
     else:
         st.plotly_chart(
-            fig,
+            shown,
             key=key,
             config=CHART_CONFIG,
             theme=None,

@@ -3,9 +3,12 @@ kept in the session and in every page's link."""
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
-from attnviz.app import links, page
+from attnviz.app import links, page, plot
+from attnviz.figures.style import FONT_SIZE
 from attnviz.i18n import EN
 from tests.app.test_links_pages import HOME, MASKING, SQRT_D, open_link, url
 from tests.apptest import open_page
@@ -76,3 +79,19 @@ def test_a_value_the_link_cannot_use_keeps_it_off_and_says_so():
     at = open_link(HOME, {"present": "maybe"})
     assert switch(at) is False and styles(at) == [] and url(at) == {}
     assert [toast.value for toast in at.toast] == [EN["links.bad_values"].format(names="`present`")]
+
+
+def chart_fonts(at: AppTest) -> list[tuple[float, float]]:
+    """(font size, height) of each chart the page sent."""
+    layouts = [json.loads(chart.proto.spec)["layout"] for chart in at.get("plotly_chart")]
+    return [(layout["font"]["size"], layout["height"]) for layout in layouts]
+
+
+def test_presenter_mode_sends_every_chart_larger():
+    normal = chart_fonts(open_link(MASKING, {}))
+    presented = open_link(MASKING, {"present": "1"})
+    larger = chart_fonts(presented)
+    assert len(larger) == len(normal) == 5
+    assert all(size == FONT_SIZE for size, _ in normal)
+    scale = plot.PRESENT_CHART_SCALE
+    assert larger == [(size * scale, height * scale) for size, height in normal]

@@ -1,7 +1,8 @@
 """Layouts that hold from 1 x 1 to 2048 x 2048: in a real Chromium, no two texts of a chart
 overlap (tick labels, cell numbers, notes, colour bar ticks; measured on their rendered boxes),
 no text runs out of its chart, and a square matrix gets square cells. One browser session walks
-the Playground's sizes and every page's defaults."""
+the Playground's sizes and every page's defaults, and every page again in presenter mode
+(larger chart text, the sidebar folded)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ CASES = [  # (path and query, charts it draws)
 ]
 
 
+PRESENTED = [  # every page's defaults, and the Playground's largest numbered cells, presented
+    *((f"{path}{'&' if '?' in path else '?'}present=1", n) for path, n in default_pages()),
+    (f"{RANDOM}&n=12&m=12&present=1", 6),
+]
+
+
 def problems(page, app_url: str, path: str, charts: int) -> list[str]:
     page.goto(f"{app_url}/{path}")
     wait_for_charts(page, charts)
@@ -73,10 +80,11 @@ def sweep(browser):
     context.close()
 
 
-def test_no_text_overlaps_or_leaves_its_chart_at_any_size_or_page(app_url, sweep):
+@pytest.mark.parametrize("cases", [CASES, PRESENTED], ids=["sizes and pages", "presented"])
+def test_no_text_overlaps_or_leaves_its_chart_at_any_size_or_page(app_url, sweep, cases):
     found = [
         f"{path}: {problem}"
-        for path, charts in CASES
+        for path, charts in cases
         for problem in problems(sweep, app_url, path, charts)
     ]
     assert not found, "\n".join(found)

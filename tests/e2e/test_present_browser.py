@@ -1,6 +1,6 @@
 """Presenter mode in a real Chromium: a larger base font and the sidebar folded, from a link or
-the sidebar's switch; the charts keep their own fonts and are still drawn once; a normal page is
-unchanged.
+the sidebar's switch; the charts' text larger too, each chart still drawn once and a click still
+landing on its cell; a normal page is unchanged.
 
 Each test has a fresh browser context: Streamlit keeps a sidebar opened or closed by hand in the
 browser's storage, and that choice wins over the page's initial sidebar state.
@@ -9,8 +9,10 @@ browser's storage, and that choice wins over the page's initial sidebar state.
 from __future__ import annotations
 
 from attnviz.app import page as shell
+from attnviz.app.plot import PRESENT_CHART_SCALE
 from attnviz.figures.style import FONT_SIZE
 from attnviz.i18n import EN
+from tests.e2e.test_inspect_browser import BREAKDOWN, click_cell
 from tests.e2e.test_margins_browser import REDRAWN
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
@@ -49,11 +51,21 @@ def test_a_link_with_present_1_gives_large_text_and_folds_the_sidebar(app_url, p
     seen = look(page)
     assert (seen["root"], seen["text"], seen["sidebar"]) == (LARGE, LARGE, False)
     assert seen["title"] > 1.3 * 44  # Streamlit's h1, 2.75rem: 44 px at the normal size
-    # The charts keep their own pixel fonts and margins: drawn once, none pushed and redrawn.
-    assert seen["tick"] == f"{FONT_SIZE}px"
+    # The charts' text is larger, with margins grown to hold it: drawn once, none pushed out.
+    assert seen["tick"] == f"{FONT_SIZE * PRESENT_CHART_SCALE:g}px"
     assert page.evaluate(REDRAWN) == []
     assert "present=1" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_a_click_on_a_larger_chart_lands_on_its_cell(app_url, page):
+    page.goto(f"{app_url}/Playground?present=1")
+    wait_for_charts(page, 6)
+    for row, col in ((2, 1), (1, 3)):
+        click_cell(page, "Attention weights (softmax)", row, col)
+        wait_until(page, f"() => ({BREAKDOWN})().title.startsWith('Query q{row}')")
+        wait_idle(page)
+        assert page.get_by_text(f"Selected cell q{row} → k{col}").count() == 1
 
 
 def test_the_switch_turns_it_on_and_off(app_url, page):
