@@ -1,7 +1,8 @@
 """Repaint after one control change, on every page, against a bare page drawing the same figures.
 
 A case is a page, the link it opens with and one of its controls. A round changes that control
-the way a person does (a slider's arrow key, an option clicked in a select box, a switch
+the way a person does (after a button that fills the page, such as Generate, where the page
+draws nothing before it; then a slider's arrow key, an option clicked in a select box, a switch
 clicked, a number or a text typed and Enter pressed) and times, in the page's own clock, from
 that last key press or click to the end of the script run and to the last chart redrawn (the
 page is watched until nothing has changed for `QUIET_MS`). Every round sets a value the session
@@ -17,6 +18,12 @@ another at full width, and nothing else. Both run in their own `streamlit run`, 
 for each case with a fresh Chromium, and take turns round by round, so the machine's slow
 spells hit both alike. Medians over the rounds; the
 targets are under 1 s for our page and a ratio of at most 1.5.
+
+A second floor is the same for every case: a bare page with one slider and one 12 x 12 heatmap
+(`ONE_HEATMAP`, on the bare page's server, taking its turn in every round). A page's repaint
+against it says what a person feels against the simplest chart Streamlit can redraw; the target
+is 3x (`MAX_ONE_RATIO`; moonshot 1.5x). The Train NLI page draws no chart before a training
+run, so it has no case.
 Run with `python -m benchmarks.bench_controls [--rounds N] [--only TEXT]`.
 """
 
@@ -37,7 +44,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from streamlit.testing.v1 import AppTest
 
+from attnviz import models
 from attnviz.app.page import APP_ROOT
+from attnviz.lessons.across.view import ALL_LAYERS
 from benchmarks.bench_repaint import server
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
@@ -46,6 +55,7 @@ TIMEOUT_MS = 120_000
 QUIET_MS = 700  # no chart changed for this long after the run ended: the repaint is over
 MAX_SECONDS = 1.0
 MAX_RATIO = 1.5
+MAX_ONE_RATIO = 3.0
 APPTEST_TIMEOUT = 180
 RANDOM_64 = "src=random&n=64&m=64&dq=64&dk=64&dv=64&seed=0"
 HYPOTHESES = (
@@ -78,6 +88,8 @@ class Case:
     kind: Kind
     values: tuple[Any, ...]
     apply: str | None = None  # a button clicked after the change, the timed action (its key)
+    setup: str | None = None  # a button clicked once when the page opens (its key)
+    choices: tuple[Any, ...] = ()  # a select box's values, where it shows them formatted
 
 
 def down_and_up(options: tuple[Any, ...], start: int, count: int) -> tuple[Any, ...]:
@@ -110,6 +122,8 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
              "toggle", flips),
         Case("Additive h", "pages/3_Additive_attention.py", "Additive_attention", "", "ad_h",
              "number", steps),
+        Case("Additive seed", "pages/3_Additive_attention.py", "Additive_attention", "",
+             "ad_seed", "number", steps),
         Case("sqrt(d) d", "pages/4_Why_sqrt_d.py", "Why_sqrt_d", "", "sq_d", "select_slider",
              down_and_up(tuple(2**i for i in range(11)), 6, len(steps))),  # opens at d = 64
         Case("Kernel bandwidth", "pages/5_Kernel_regression.py", "Kernel_regression", "",
@@ -125,6 +139,11 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
              "select", steps),
         Case("Model head", "pages/8_Model_attention.py", "Model_attention", "", "model_head",
              "select", steps),
+        Case("Across layers, rollout through", "pages/10_Across_layers.py", "Across_layers", "",
+             "across_layer", "select", steps, choices=(*range(5), ALL_LAYERS)),  # MiniLM: 6 layers
+        Case("Generation step, SmolLM2", "pages/11_Generation.py", "Generation",
+             f"model={models.SMOLLM2}&new={rounds + 3}", "generation_step", "slider", steps,
+             setup="generation_go"),
     )  # fmt: skip
 
 
@@ -156,6 +175,9 @@ def frames_of(case: Case) -> Frames:
     if case.script != "dashboard.py":
         at.switch_page(case.script)
         at.query_params.update(parse_qsl(case.query))
+        at.run()
+    if case.setup:
+        at.button(key=case.setup).click()
         at.run()
 
     def specs() -> list[str]:
@@ -195,8 +217,12 @@ def frames_of(case: Case) -> Frames:
             state, target = number, 1 if position > previous else -1
             previous = position
         elif case.kind == "select":
-            widget.select_index((start + value) % len(options))
-            state = target = options[(start + value) % len(options)]
+            index = (start + value) % len(options)
+            if case.choices:  # AppTest would apply the format to the shown label again
+                widget.set_value(case.choices[index])
+            else:
+                widget.select_index(index)
+            state = target = options[index]
         elif case.kind == "radio":
             widget.set_value(value)
             state = target = options[widget.index]
@@ -224,8 +250,15 @@ BARE_PAGE = """
 import json
 from pathlib import Path
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+
+if "one" in st.query_params:  # ONE_HEATMAP: one slider, one 12 x 12 heatmap with its numbers
+    seed = st.sidebar.slider("Seed", 0, 100, 0, key="one")
+    z = np.round(np.random.default_rng(seed).random((12, 12)), 2)
+    st.plotly_chart(go.Figure(go.Heatmap(z=z, text=z, texttemplate="%{text}")), theme=None)
+    st.stop()
 
 case = json.loads(Path(st.query_params["case"]).read_text())
 
@@ -303,8 +336,17 @@ SETTLED = """([runs, quiet]) => window.__runs > runs
   && performance.now() - Math.max(window.__endAt, window.__chartAt) > quiet"""
 
 
-def open_case(page: Page, url: str) -> None:
+ONE_HEATMAP = Case("one heatmap", "bare.py", "", "one=1", "one", "slider", ())
+STOPPED = """() => document.querySelector('[data-testid="stApp"]')
+  ?.getAttribute('data-test-script-state') === 'notRunning'"""
+
+
+def open_case(page: Page, url: str, setup: str | None = None) -> None:
     page.goto(url)
+    if setup:
+        page.wait_for_function(STOPPED, timeout=TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        page.locator(f".st-key-{setup} button").click()
     page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
     page.wait_for_timeout(1500)  # pictures and late layouts
     page.evaluate(WATCH)
@@ -349,20 +391,26 @@ def round_seconds(page: Page, case: Case, target: Any, bare: bool) -> tuple[floa
 
 def measure(
     browser: Browser, case: Case, frames: Frames, folder: Path, ours: str, bare: str
-) -> tuple[float, float, float]:
-    """Medians over the rounds after the first: our script's end, our charts, the bare page's."""
+) -> tuple[float, float, float, float]:
+    """Medians over the rounds after the first: our script's end, our charts, the bare page's
+    and the one-heatmap page's."""
     data = write_case(folder, case, frames)
     query = f"?{case.query}" if case.query else ""
+    opened = (
+        ("ours", case, f"{ours}/{case.path}{query}"),
+        ("bare", case, f"{bare}/?case={data}"),
+        ("one", ONE_HEATMAP, f"{bare}/?{ONE_HEATMAP.query}"),
+    )
     pages = {}
     try:
-        for name, url in (("ours", f"{ours}/{case.path}{query}"), ("bare", f"{bare}/?case={data}")):
+        for name, _, url in opened:
             page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
             pages[name] = page
-            open_case(page, url)
-        times: dict[str, list[tuple[float, float]]] = {"ours": [], "bare": []}
+            open_case(page, url, case.setup if name == "ours" else None)
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
         for i, target in enumerate(frames.targets):
-            for name, page in pages.items():
-                measured = round_seconds(page, case, target, name == "bare")
+            for name, driven, _ in opened:
+                measured = round_seconds(pages[name], driven, target, name != "ours")
                 if i:  # the first round warms the caches
                     times[name].append(measured)
     finally:
@@ -372,6 +420,7 @@ def measure(
         statistics.median(t[0] for t in times["ours"]),
         statistics.median(t[1] for t in times["ours"]),
         statistics.median(t[1] for t in times["bare"]),
+        statistics.median(t[1] for t in times["one"]),
     )
 
 
@@ -382,7 +431,7 @@ def main() -> None:
     args = parser.parse_args()
     only = (args.only or "").lower()
     cases = [case for case in all_cases(args.rounds) if only in case.name.lower()]
-    rows: list[tuple[str, float, float, float]] = []
+    rows: list[tuple[str, float, float, float, float]] = []
     failed: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         folder = Path(tmp)
@@ -392,7 +441,8 @@ def main() -> None:
         print(
             f"repaint after one control change, median of {args.rounds} rounds after a "
             "warm-up round (s)\n"
-            f"  {'case':<34} {'script':>6} {'drawn':>6} {'bare':>6} {'ratio':>6}"
+            f"  {'case':<34} {'script':>6} {'drawn':>6} {'bare':>6} {'ratio':>6} "
+            f"{'one':>6} {'x one':>6}"
         )
         for case, frames in prepared:
             # Each case on fresh servers and a fresh browser: no case inherits another's
@@ -410,18 +460,22 @@ def main() -> None:
                 continue
             finally:
                 browser.close()
-            script, drawn, floor = measured
+            script, drawn, floor, one = measured
             flag = "" if drawn < MAX_SECONDS and drawn / floor <= MAX_RATIO else "  MISSED"
+            flag += "" if drawn / one <= MAX_ONE_RATIO else "  OVER 3x ONE"
             print(
                 f"  {case.name:<34} {script:6.2f} {drawn:6.2f} {floor:6.2f} "
-                f"{drawn / floor:6.2f}{flag}",
+                f"{drawn / floor:6.2f} {one:6.2f} {drawn / one:6.2f}{flag}",
                 flush=True,
             )
-            rows.append((case.name, script, drawn, floor))
+            rows.append((case.name, script, drawn, floor, one))
     missed = [r for r in rows if not (r[2] < MAX_SECONDS and r[2] / r[3] <= MAX_RATIO)]
+    over = [r for r in rows if r[2] / r[4] > MAX_ONE_RATIO]
+    median_one = statistics.median(r[2] / r[4] for r in rows) if rows else float("nan")
     print(
         f"targets: under {MAX_SECONDS:g} s and at most {MAX_RATIO:g}x the bare page; "
-        f"{len(rows) - len(missed)} of {len(rows)} met"
+        f"{len(rows) - len(missed)} of {len(rows)} met; within {MAX_ONE_RATIO:g}x the "
+        f"one-heatmap page: {len(rows) - len(over)} of {len(rows)} (median {median_one:.1f}x)"
         + (f"; {len(failed)} could not be measured: {', '.join(failed)}" if failed else "")
     )
     sys.exit(1 if failed else 0)

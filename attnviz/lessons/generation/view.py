@@ -50,6 +50,7 @@ LINK: tuple[controls.Control, ...] = (
 RESULT = "generation_result"  # (settings, Generation) of the last run in this session
 GRID = "generation_grid"
 HEADS_GRID = "generation_heads"
+GO = "generation_go"  # the Generate button
 REQUEST = "generation_request"  # Generate pressed, not yet started
 HALTED = "generation_halted"  # Stop pressed: the running generation keeps no more tokens
 LENS_OPEN = "generation_lens_open"
@@ -274,7 +275,9 @@ def show() -> None:
         st.selectbox(t("model.layer"), range(model.num_layers), key=LAYER.key)
         st.selectbox(t("model.head"), range(model.num_heads), key=HEAD.key)
     prompt, new, temperature, top_k, seed = settings(model)
-    st.button(t("generation.go"), type="primary", icon=":material/play_arrow:", on_click=_request)
+    st.button(
+        t("generation.go"), type="primary", icon=":material/play_arrow:", on_click=_request, key=GO
+    )
     # Taken at once: a run that Stop interrupts does not leave a press behind to start again.
     if st.session_state.pop(REQUEST, False):
         run(model, prompt, new, temperature, top_k, seed)
