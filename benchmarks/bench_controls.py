@@ -285,7 +285,7 @@ with st.sidebar:
     elif kind == "toggle":
         value = st.toggle(label, json.loads(case["opening"]), key=key)
     elif kind == "number":
-        value = int(st.number_input(label, 1, 10_000, json.loads(case["opening"]), key=key))
+        value = int(st.number_input(label, 0, 10_000, json.loads(case["opening"]), key=key))
     elif kind == "text":
         value = st.text_input(label, json.loads(case["opening"]), key=key)
     else:
@@ -330,7 +330,9 @@ WATCH = """() => {
 IDLE = """() => document.querySelector('[data-testid="stApp"]')
   ?.getAttribute('data-test-script-state') === 'notRunning'
   && document.querySelectorAll('.js-plotly-plot').length > 0"""
-SETTLED = """([runs, quiet]) => window.__runs > runs
+# A run that takes a frame or less can leave no trace in the script state (React renders
+# "running" and "notRunning" as one change): a chart redrawn since the action counts as a run.
+SETTLED = """([runs, quiet, start = Infinity]) => (window.__runs > runs || window.__chartAt > start)
   && document.querySelector('[data-testid="stApp"]')
     .getAttribute('data-test-script-state') === 'notRunning'
   && performance.now() - Math.max(window.__endAt, window.__chartAt) > quiet"""
@@ -356,7 +358,10 @@ def act(page: Page, case: Case, target: Any, bare: bool) -> Callable[[], None]:
     """Prepare the change (focus, open the list, type) and return the last action, to time."""
     box = page.locator(f".st-key-{case.key}")
     if case.kind in ("slider", "select_slider"):
-        box.locator('[data-testid="stSlider"] input').first.focus()
+        thumb = box.locator('[data-testid="stSlider"] input').first
+        thumb.focus()
+        # A focus given while React redraws the slider can be lost, and the key press with it.
+        page.wait_for_function("el => document.activeElement === el", arg=thumb.element_handle())
         key = "ArrowRight" if bare or target > 0 else "ArrowLeft"  # the bare one counts up
         return lambda: page.keyboard.press(key)
     if case.kind == "select":
@@ -384,7 +389,7 @@ def round_seconds(page: Page, case: Case, target: Any, bare: bool) -> tuple[floa
     runs = page.evaluate("window.__runs")
     start = page.evaluate("performance.now()")
     last()
-    page.wait_for_function(SETTLED, arg=[runs, QUIET_MS], polling=50, timeout=TIMEOUT_MS)
+    page.wait_for_function(SETTLED, arg=[runs, QUIET_MS, start], polling=50, timeout=TIMEOUT_MS)
     end, chart = page.evaluate("[window.__endAt, window.__chartAt]")
     return (end - start) / 1000, (max(end, chart) - start) / 1000
 
