@@ -17,12 +17,24 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from attnviz import strings
 
 DEFAULT_LANGUAGE = "en"
+# Hangul's Unicode blocks (first, last code point): Jamo, Compatibility Jamo, Jamo Extended-A,
+# the 11,172 syllables, Jamo Extended-B. The app's web font covers them (static/fonts/), so
+# typed Hangul shows too; a PNG with any of them needs a Korean font on the server.
+HANGUL_BLOCKS: tuple[tuple[int, int], ...] = (
+    (0x1100, 0x11FF),
+    (0x3130, 0x318F),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7A3),
+    (0xD7B0, 0xD7FF),
+)
+HANGUL = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in HANGUL_BLOCKS) + "]")
 
 
 def _merged(name: str) -> dict[str, str]:

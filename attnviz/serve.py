@@ -24,6 +24,7 @@ it and runs `haproxy -c` on it instead of serving. The process prints one line p
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import shutil
@@ -81,11 +82,17 @@ def haproxy_config(host: str, port: int, replica_ports: list[int]) -> str:
 
 def config_flags(config: Path = STREAMLIT_CONFIG) -> dict[str, str]:
     """The app's `.streamlit/config.toml` as `streamlit run` flags: Streamlit reads that file
-    only from the folder it is started in, and an installed attnviz starts anywhere."""
+    only from the folder it is started in, and an installed attnviz starts anywhere. A list of
+    tables (`[[theme.fontFaces]]`) becomes JSON, which Streamlit reads from a flag."""
     flags: dict[str, str] = {}
     for section, options in tomllib.loads(config.read_text(encoding="utf-8")).items():
         for option, value in options.items():
-            text = str(value).lower() if isinstance(value, bool) else str(value)
+            if isinstance(value, bool):
+                text = str(value).lower()
+            elif isinstance(value, list):
+                text = json.dumps(value)
+            else:
+                text = str(value)
             flags[f"--{section}.{option}"] = text
     return flags
 

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,6 +107,7 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     files = ["README.md", "train.jsonl", "dev.jsonl", "test.jsonl", "model/default.safetensors"]
     data = {f"{shipped}data/nli/{name}" for name in [*files, "model/default.json"]}
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
+    expected |= {f"{shipped}static/fonts/{p.name}" for p in (ROOT / "static" / "fonts").iterdir()}
     listing = "\n".join(sorted(names))
     assert len(pages) == 11 and len(strings) >= 12
     assert expected | pages | strings | data <= names, listing
@@ -168,6 +170,13 @@ def test_attnviz_run_serves_the_app_with_its_settings_from_another_folder(venv, 
         links = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]')
         assert links.count() == len(lessons())  # attnviz's own, translated
         assert page.locator('[data-testid="stException"]').count() == 0
+        # The Hangul font: its faces read from the flags, its file from static/ beside the
+        # installed dashboard.py.
+        faces = "() => [...document.fonts].filter(f => f.family === 'attnviz-hangul').length"
+        assert page.evaluate(faces) == 2
+        switch = f"{url}/app/static/fonts/attnviz-hangul-switch.woff2"
+        with urllib.request.urlopen(switch, timeout=10) as font:
+            assert font.status == 200 and font.read()[:4] == b"wOF2"
         page.close()
     finally:
         server.terminate()

@@ -43,7 +43,11 @@ def test_every_setting_of_the_config_file_becomes_a_flag():
     flags = serve.config_flags()
     assert len(flags) == len(SETTINGS) >= 12
     for name, value in SETTINGS.items():
-        assert flags[f"--{name}"] == (str(value).lower() if isinstance(value, bool) else str(value))
+        given = flags[f"--{name}"]
+        if isinstance(value, list):  # [[theme.fontFaces]]
+            assert json.loads(given) == value
+        else:
+            assert given == (str(value).lower() if isinstance(value, bool) else str(value))
     command = serve.streamlit_command("10.0.0.1", 9000)
     assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
     assert command[4] == str(paths.DASHBOARD)
@@ -63,6 +67,8 @@ def test_streamlit_reads_every_setting_from_the_command_in_another_folder(tmp_pa
         check=True,
     )
     read = json.loads(out.stdout.strip().splitlines()[-1])
+    # A flag's list stays JSON text, which Streamlit parses when it sends the theme.
+    read["theme.fontFaces"] = json.loads(read["theme.fontFaces"])
     expected = SETTINGS | {"server.port": 8765}
     assert read == expected
     # The three the issue names: the sidebar, the collector after each run, the upload limit.

@@ -37,6 +37,8 @@ def figure_exports(fig: go.Figure, key: str) -> None:
         )
         if unavailable is not None:
             st.caption(png_help)
+        elif export.png_lacks_korean_font(fig):
+            st.caption(t("export.no_korean_font"))
         st.download_button(
             t("export.html"),
             lambda: export.figure_html(fig),

@@ -3,7 +3,8 @@
 Nothing here runs until a person asks for a file: a PNG needs a browser (about 4 s to start) and
 a standalone page carries the whole plotly.js (about 4 MB). Nothing is fetched at run time: the
 browser is a Chromium or Chrome already on the machine (never downloaded), plotly.js is inlined
-and MathJax is off in both (kaleido would otherwise load it from a CDN).
+and MathJax is off in both (kaleido would otherwise load it from a CDN). A PNG is drawn with the
+machine's fonts, not the page's: `png_lacks_korean_font` says when its Hangul would be boxes.
 """
 
 from __future__ import annotations
@@ -12,16 +13,22 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import functools
 import html
 import importlib.util
 import os
 import re
 import shutil
+import subprocess
 import threading
 import unicodedata
+from collections.abc import Iterator
 from typing import Any, Literal
 
+import numpy as np
 import plotly.graph_objects as go
+
+from attnviz.i18n import HANGUL
 
 # choreographer's own override, honoured first; then Debian's Chromium, then what is on PATH.
 BROWSER_ENV = "BROWSER_PATH"
@@ -38,6 +45,8 @@ DEFAULT_HEIGHT = 500
 RENDER_TIMEOUT = 60.0  # seconds for one PNG, browser start included
 CLOSE_TIMEOUT = 10.0
 IDLE_SECONDS = 120.0  # the browser is closed after this long without an export
+FC_LIST = "fc-list"  # fontconfig's lister: Chromium on Linux finds its fonts through fontconfig
+FC_TIMEOUT = 10.0  # seconds; fc-list answers in about 20 ms from its cache
 
 PngUnavailable = Literal["no_kaleido", "no_browser"]
 
@@ -95,6 +104,46 @@ def png_unavailable() -> PngUnavailable | None:
     if find_browser() is None:
         return "no_browser"
     return None
+
+
+@functools.cache
+def korean_font_installed() -> bool:
+    """Whether fontconfig knows a font with Korean in it: kaleido's Chromium draws a PNG with
+    the machine's fonts, not the page's web font. Asked once per process; False without
+    fc-list."""
+    path = shutil.which(FC_LIST)
+    if path is None:
+        return False
+    try:
+        listed = subprocess.run(
+            [path, ":lang=ko", "family"], capture_output=True, text=True, timeout=FC_TIMEOUT
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return bool(listed.stdout.strip())
+
+
+def _texts(value: object) -> Iterator[str]:
+    """Every string in a figure's JSON-like dict (number arrays skipped)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, np.ndarray) and value.dtype.kind in "OUS":
+        yield from map(str, value.flat)
+
+
+def png_lacks_korean_font(fig: go.Figure) -> bool:
+    """Whether a PNG of `fig` would show boxes for its Hangul: the figure has some (titles,
+    labels, typed tokens) and the machine has no Korean font. Where one is installed the
+    figure is not read at all."""
+    if korean_font_installed():
+        return False
+    return any(HANGUL.search(text) for text in _texts(fig.to_plotly_json()))
 
 
 def figure_png(

@@ -24,6 +24,9 @@ COLORSCALES: dict[str, str] = {
 }
 MASKED_COLOR = "#bdbdbd"
 FONT_SIZE = 15
+# Plotly's own font list, then the app's Hangul web font (.streamlit/config.toml's fontFaces):
+# a chart's SVG text on a page finds Hangul there when the machine has no Korean font.
+FONT_FAMILY = '"Open Sans", verdana, arial, sans-serif, attnviz-hangul'
 
 
 def style_layout(
@@ -48,7 +51,7 @@ def style_layout(
             "pad": {"t": 8},
             "automargin": True,
         },
-        "font": {"size": FONT_SIZE},
+        "font": {"size": FONT_SIZE, "family": FONT_FAMILY},
         "height": height,
         "margin": {"l": 10, "r": 10, "t": top, "b": 10},
         "plot_bgcolor": background,

@@ -33,6 +33,11 @@ EN: dict[str, str] = {
         "Debian's chromium package, or set BROWSER_PATH to the browser). The HTML and CSV "
         "downloads still work."
     ),
+    "export.no_korean_font": (
+        "This figure has Korean text, and the server has no Korean font: the PNG is drawn on "
+        "the server, so that text would come out as boxes. The server needs one (Debian's "
+        "fonts-noto-cjk package); the HTML download keeps the text as text."
+    ),
     "export.html": "Interactive HTML",
     "export.html_help": (
         "A standalone web page with the interactive figure (about 5 MB). It opens in any browser, "
@@ -100,6 +105,11 @@ KO: dict[str, str] = {
         "PNG 내보내기를 쓸 수 없습니다: Chromium이나 Chrome이 필요한데 둘 다 찾지 못했습니다"
         "(Debian의 chromium 패키지를 설치하거나 BROWSER_PATH에 브라우저 경로를 지정하세요). HTML과 "
         "CSV 내려받기는 그대로 쓸 수 있습니다."
+    ),
+    "export.no_korean_font": (
+        "이 그림에는 한국어 텍스트가 있는데 서버에 한국어 글꼴이 없습니다. PNG는 서버에서 그리므로 "
+        "그 텍스트가 네모 상자로 나옵니다. 서버에 한국어 글꼴(Debian의 fonts-noto-cjk 패키지)이 "
+        "있어야 합니다. HTML 내려받기는 텍스트를 텍스트 그대로 담습니다."
     ),
     "export.html": "인터랙티브 HTML",
     "export.html_help": (

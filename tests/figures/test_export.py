@@ -1,4 +1,5 @@
-"""Figure export: safe file names, a standalone HTML page, a real PNG, made only on a click."""
+"""Figure export: safe file names, a standalone HTML page, a real PNG, made only on a click, and
+the note when a PNG would lose its Korean to a server without a Korean font."""
 
 from __future__ import annotations
 
@@ -6,18 +7,22 @@ import io
 import json
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
+from streamlit.testing.v1 import AppTest
 
+from attnviz import i18n
 from attnviz.figures import export
-from tests.apptest import open_page
+from tests.apptest import ROOT, TIMEOUT, open_page
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SQRT_D = "pages/4_Why_sqrt_d.py"
 SQRT_D_CHARTS = ("sq_histogram", "sq_variance", "sq_saturation", "sq_gradient")
+NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
 def three_heatmaps() -> go.Figure:
@@ -180,3 +185,63 @@ def test_buttons_name_their_files_after_the_title_and_make_nothing(monkeypatch):
     assert callable(png_data) and callable(html_data)  # made on a click, not now
     export_ui.figure_exports(go.Figure(), "pg_output")
     assert drawn["html_pg_output"][1]["file_name"] == "pg_output.html"
+
+
+@pytest.fixture
+def font_probe():
+    """`korean_font_installed` asked afresh in the test, and again after it."""
+    export.korean_font_installed.cache_clear()
+    yield export.korean_font_installed
+    export.korean_font_installed.cache_clear()
+
+
+def test_the_korean_font_probe_asks_fontconfig(font_probe, monkeypatch, tmp_path):
+    conf = tmp_path / "fonts.conf"  # fontconfig with one folder of Latin fonts
+    conf.write_text(
+        "<?xml version='1.0'?><fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+        f"<cachedir>{tmp_path}</cachedir></fontconfig>"
+    )
+    monkeypatch.setenv("FONTCONFIG_FILE", str(conf))
+    assert font_probe() is False
+    monkeypatch.delenv("FONTCONFIG_FILE")
+    assert font_probe() is False  # asked once per process
+    font_probe.cache_clear()
+    if NOTO_CJK.exists():  # Debian's fonts-noto-cjk, which make test installs
+        assert font_probe() is True
+    font_probe.cache_clear()
+    monkeypatch.setattr(export, "FC_LIST", "/nonexistent/fc-list")
+    assert font_probe() is False
+
+
+def test_a_png_lacks_a_font_only_for_hangul_on_a_machine_without_one(monkeypatch):
+    english = three_heatmaps()
+    titled = three_heatmaps().update_layout(title="어텐션 가중치")
+    typed = go.Figure(go.Heatmap(z=[[0.5, 0.5]], x=np.array(["고양이", "cat"]), y=["q0"]))
+    monkeypatch.setattr(export, "korean_font_installed", lambda: False)
+    assert [export.png_lacks_korean_font(f) for f in (english, titled, typed)] == [0, 1, 1]
+    monkeypatch.setattr(export, "korean_font_installed", lambda: True)
+    assert not export.png_lacks_korean_font(titled)
+
+
+def open_in_korean() -> AppTest:
+    # AppTest formats widget options in the test's thread: the same language there.
+    i18n.set_language("ko")
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=TIMEOUT)
+    at.query_params["lang"] = "ko"
+    at.run()
+    at.switch_page(SQRT_D).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_the_menu_says_when_a_png_would_lose_its_korean(monkeypatch, installed):
+    monkeypatch.setattr(export, "korean_font_installed", lambda: installed)
+    try:
+        korean = [c.value for c in open_in_korean().caption]
+    finally:
+        i18n.set_language("en")
+    english = [c.value for c in open_page(SQRT_D).caption]
+    expected = 0 if installed else len(SQRT_D_CHARTS)
+    assert korean.count(i18n.KO["export.no_korean_font"]) == expected
+    assert i18n.EN["export.no_korean_font"] not in english  # English charts have no Hangul
