@@ -52,7 +52,9 @@ EN: dict[str, str] = {
     "generation.row_title": "Layer {layer}, head {head}: the row that predicted {token}",
     "generation.top_title": "The 10 most probable tokens at step {step}",
     "generation.grid_title": "Step {step}: the predicting row in every layer and head",
-    "generation.grid_click": "Layer {layer}, head {head} is enlarged above: click a thumbnail for another.",
+    "generation.grid_click": "Layer {layer}, head {head} is enlarged above: click another head's row.",
+    "generation.heads_row": "layer·head",
+    "generation.heads_hover": "layer %{customdata[0]}, head %{customdata[1]} (click to enlarge)<br>strongest key: %{text}",
     "generation.cache_title": (
         "Key/value cache after step {step}: {rows} positions x {layers} layers, {size} MB"
     ),
@@ -127,7 +129,9 @@ KO: dict[str, str] = {
     "generation.row_title": "{layer}층, {head}번 헤드: {token}을(를) 예측한 행",
     "generation.top_title": "{step}단계에서 가장 그럴듯한 토큰 10개",
     "generation.grid_title": "{step}단계: 모든 층과 헤드의 예측 행",
-    "generation.grid_click": "{layer}층, {head}번 헤드를 위에 크게 보였습니다. 다른 썸네일을 클릭하세요.",
+    "generation.grid_click": "{layer}층, {head}번 헤드를 위에 크게 보였습니다. 다른 헤드의 행을 클릭하세요.",
+    "generation.heads_row": "층·헤드",
+    "generation.heads_hover": "%{customdata[0]}층, %{customdata[1]}번 헤드 (클릭하면 크게 보입니다)<br>가장 강한 키: %{text}",
     "generation.cache_title": "{step}단계 뒤 키/값 캐시: 위치 {rows}개 x {layers}개 층, {size} MB",
     "generation.cache.prompt": "프롬프트의 행",
     "generation.cache.generated": "생성된 토큰의 행",

@@ -1,14 +1,25 @@
 """The generation page in a real Chromium: SmolLM2 writes 32 tokens, the step slider walks
-through them (the row, the top tokens and the thumbnails redrawn), and the README's screenshot
-is taken."""
+through them (the row, the top tokens and every head's row redrawn), a click on a head's row
+enlarges that head, and the README's screenshot is taken."""
 
 from __future__ import annotations
 
 import re
 
+from attnviz.i18n import EN
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_models_browser import HEATMAPS, TITLES, no_exception
+from tests.e2e.test_models_browser import TITLES, no_exception
 from tests.e2e.test_playground_browser import wait_idle, wait_until
+
+GRID_TITLE = EN["generation.grid_title"]
+# Page coordinates of a point on row `row` of the chart titled `title`, a tenth of the way in.
+ROW_XY = (
+    "([title, row]) => { const d = [...document.querySelectorAll('.js-plotly-plot')]"
+    ".find(d => d.layout.title.text === title); const L = d._fullLayout;"
+    " const box = d.getBoundingClientRect();"
+    " return [box.left + L.xaxis._offset + 0.1 * L.xaxis._length,"
+    " box.top + L.yaxis._offset + L.yaxis.d2p(row)]; }"
+)
 
 
 def test_generate_32_tokens_and_step_through_them(app_url, page):
@@ -18,7 +29,7 @@ def test_generate_32_tokens_and_step_through_them(app_url, page):
     page.get_by_role("button", name="Generate").click()
     page.get_by_text("New tokens: 32", exact=False).wait_for(timeout=240_000)
     wait_idle(page)
-    wait_until(page, f"() => ({HEATMAPS})() >= {30 * 9}", timeout=60_000)
+    wait_until(page, f"() => ({TITLES})().includes('{GRID_TITLE.format(step=1)}')", 60_000)
     assert no_exception(page)
     slider = page.locator('.st-key-generation_step [data-testid="stSlider"] input').first
     slider.focus()
@@ -28,6 +39,13 @@ def test_generate_32_tokens_and_step_through_them(app_url, page):
     wait_until(
         page, f"() => ({TITLES})().includes('The 10 most probable tokens at step 6')", 60_000
     )
+    assert no_exception(page)
+    # A click near the left end of layer 14 head 3's row (far from its point, at the middle)
+    # enlarges that head.
+    x, y = page.evaluate(ROW_XY, [GRID_TITLE.format(step=6), 14 * 9 + 3])
+    page.mouse.click(x, y)
+    wait_until(page, f"() => ({TITLES})().some(t => t.startsWith('Layer 14, head 3'))", 60_000)
+    wait_idle(page)
     assert no_exception(page)
     page.mouse.move(5, 5)
     page.screenshot(path=str(SCREENSHOTS / "generation.png"))

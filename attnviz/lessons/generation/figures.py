@@ -1,5 +1,6 @@
-"""The generation lesson's own figures: the key/value cache as rows per layer, and the logit
-lens of one step (the lens grid and each head's direct part of the chosen token's logit)."""
+"""The generation lesson's own figures: a step's predicting row in every head, the key/value
+cache as rows per layer, and the logit lens of one step (the lens grid and each head's direct
+part of the chosen token's logit)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import torch
 
+from attnviz.figures.heatmap import heatmap
+from attnviz.figures.labels import escape_label
 from attnviz.figures.model import head_values, logit_lens_figure
 from attnviz.figures.style import style_layout
 from attnviz.i18n import Catalogue
@@ -126,3 +129,79 @@ def head_logits_figure(
         selectable=True,
         selected=selected,
     )
+
+
+HEADS_ROW_PX = 3  # px of one head's row in the every-head figure
+SEPARATOR = "white"  # the line between two layers' bands
+
+
+def heads_rows_figure(
+    attention: torch.Tensor,
+    keys: Sequence[str],
+    title: str,
+    selected: tuple[int, int],
+    text: Catalogue,
+) -> go.Figure:
+    """(L, H, S) one step's predicting row in every layer and head as one heatmap: a band of H
+    rows a layer, layer 0 on top, keys across. A click anywhere on a head's row reports
+    (layer, head): one invisible point a row, at the middle of the keys, is the nearest to the
+    pointer from anywhere in that row. One chart, where a thumbnail a head (270 subplots for
+    SmolLM2) took Chromium 6.8 s to draw at each step."""
+    layers, heads, length = attention.shape
+    rows = [f"{layer}·{head}" for layer in range(layers) for head in range(heads)]
+    fig = heatmap(
+        attention.reshape(layers * heads, length),
+        title=title,
+        kind="weights",
+        text=text,
+        row_labels=rows,
+        col_labels=list(keys),
+        row_name=text("generation.heads_row"),
+        col_name=text("model.keys"),
+        x_title=text("model.keys"),
+        y_title=text("fig.layer"),
+        show_numbers=False,
+        selected=(selected[0] * heads + selected[1], None),
+        height=layers * heads * HEADS_ROW_PX + 160,
+    )
+    every = max(1, -(-layers * 18 // (layers * heads * HEADS_ROW_PX)))  # a label each 18 px
+    shown = range(0, layers, every)
+    fig.update_yaxes(
+        tickmode="array",
+        tickvals=[layer * heads + (heads - 1) / 2 for layer in shown],
+        ticktext=[str(layer) for layer in shown],
+    )
+    separators = [
+        {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y",
+         "y0": layer * heads - 0.5, "y1": layer * heads - 0.5,
+         "line": {"color": SEPARATOR, "width": 1}}
+        for layer in range(1, layers)
+    ]  # fmt: skip
+    fig.update_layout(
+        hoverdistance=-1,  # the nearest row's point from anywhere: a click reports that head
+        shapes=[*fig.layout.shapes, *separators],
+    )
+    middle = (length - 1) / 2
+    picked = [[layer, head] for layer in range(layers) for head in range(heads)]
+    weight, strongest = attention.reshape(layers * heads, length).max(-1)
+    labels = [escape_label(key) for key in keys]
+    strongest_text = [
+        f"{labels[index]} ({float(value):.4f})"
+        for value, index in zip(weight.tolist(), strongest.tolist(), strict=True)
+    ]
+    fig.add_trace(
+        go.Scatter(
+            x=[middle] * len(rows),
+            y=list(range(len(rows))),
+            mode="markers",
+            name="heads",
+            marker={"opacity": 0},
+            selected={"marker": {"opacity": 0}},
+            unselected={"marker": {"opacity": 0}},
+            customdata=picked,
+            text=strongest_text,
+            hovertemplate=text("generation.heads_hover") + "<extra></extra>",
+            showlegend=False,
+        )
+    )
+    return fig

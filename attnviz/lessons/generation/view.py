@@ -17,9 +17,14 @@ from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click
 from attnviz.app.state import init_state
 from attnviz.figures.heatmap import heatmap
-from attnviz.figures.model import model_view, next_token_bars
+from attnviz.figures.model import next_token_bars
 from attnviz.i18n import catalogue, t
-from attnviz.lessons.generation.figures import cache_figure, head_logits_figure, lens_figure
+from attnviz.lessons.generation.figures import (
+    cache_figure,
+    head_logits_figure,
+    heads_rows_figure,
+    lens_figure,
+)
 from attnviz.transformer import lens, models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.generation import MAX_NEW_TOKENS, Generation, generate
@@ -191,10 +196,9 @@ def show_result(model: Encoder, made: Generation) -> None:
             next_token_bars(tokens, probs, t("generation.top_title", step=step), text),
             key="generation_top",
         )
-    grid = model_view(
-        chosen.attention[:, :, None, :], text, selectable=True,
-        title=t("generation.grid_title", step=step),
-    )  # fmt: skip
+    grid = heads_rows_figure(
+        chosen.attention, keys, t("generation.grid_title", step=step), (layer, head), text
+    )
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(grid, key=GRID, on_select=on_click)
     st.caption(t("generation.grid_click", layer=layer, head=head))

@@ -9,6 +9,7 @@ import torch
 from attnviz.lessons.generation import figures
 from attnviz.transformer.lens import Lens
 from tests.english import EN
+from tests.plotly_data import decode
 
 
 def test_the_cache_grows_one_row_a_step() -> None:
@@ -54,3 +55,27 @@ def test_the_heads_parts_diverge_about_zero() -> None:
     np.testing.assert_allclose(np.array(heat.z, dtype=float), [[0.5, -2.0], [1.0, 0.0]])
     assert heat.zmin == -2.0 and heat.zmax == 2.0
     assert fig.layout.title.text.startswith("Each head's direct part of the logit of ␣cat")
+
+
+def test_every_heads_row_is_one_heatmap_and_a_click_names_its_head() -> None:
+    attention = torch.softmax(torch.randn(3, 4, 6, generator=torch.Generator().manual_seed(0)), -1)
+    keys = ["The", " cat", " sat", " on", " the", " mat"]
+    fig = figures.heads_rows_figure(attention, keys, "Step 2", (1, 2), EN)
+    heat, points = fig.data[0], fig.data[-1]
+    z = decode(heat.to_plotly_json()["z"]) if isinstance(heat.z, dict) else np.asarray(heat.z)
+    np.testing.assert_allclose(z, attention.reshape(12, 6), atol=1e-6)  # layer 1 head 2: row 6
+    assert (heat.type, points.type, len(fig.data)) == ("heatmap", "scatter", 2)
+    assert [list(c) for c in points.customdata] == [[y, h] for y in range(3) for h in range(4)]
+    assert list(points.y) == list(range(12)) and set(points.x) == {2.5}  # a row's middle
+    assert fig.layout.hoverdistance == -1
+    # Each point's hover names its row's strongest key and weight.
+    row = int(attention[1, 2].argmax())
+    assert points.text[6] == f"{keys[row]} ({float(attention[1, 2, row]):.4f})"
+    # Layer labels at their bands' middles (every layer where 18 px hold one: every other
+    # here, 3 px a row), lines between the bands, the chosen head framed.
+    shown = [int(label) for label in fig.layout.yaxis.ticktext]
+    assert shown == [0, 2] and list(fig.layout.yaxis.tickvals) == [4 * y + 1.5 for y in shown]
+    lines = [s for s in fig.layout.shapes if s.type == "line"]
+    assert sorted(s.y0 for s in lines) == [3.5, 7.5]
+    frames = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert frames and all(s.y0 == 5.5 and s.y1 == 6.5 for s in frames)

@@ -1,6 +1,6 @@
 """The generation page through AppTest: with MiniLM it asks for a causal model and offers
 SmolLM2; with SmolLM2 the generated tokens equal attnviz.generation's, and each step's row,
-top tokens, thumbnails and cache equal the backend's."""
+top tokens, every head's row and cache equal the backend's."""
 
 from __future__ import annotations
 
@@ -42,8 +42,12 @@ def test_generated_steps_equal_the_backend(smol: Encoder) -> None:
     np.testing.assert_allclose(z_of(at, "generation_row")[0], step.attention[14, 3], atol=1e-5)
     bars = chart(at, "generation_top")["data"][0]
     np.testing.assert_allclose(bars["x"], [p for _, _, p in step.top], atol=1e-6)
-    thumbs = chart(at, gen_view.GRID)["data"]
-    assert len([tr for tr in thumbs if tr["type"] == "heatmap"]) == 30 * 9
+    # Every head's predicting row: one heatmap of 30 x 9 rows, layer-major.
+    heads = chart(at, gen_view.GRID)["data"]
+    assert [tr["type"] for tr in heads] == ["heatmap", "scatter"]
+    rows = decode(heads[0]["z"])
+    assert rows.shape == (30 * 9, step.attention.shape[-1])
+    np.testing.assert_allclose(rows, step.attention.reshape(30 * 9, -1), atol=1e-5)
     # The cache after step 4: the prompt's rows and three generated ones, in all 30 layers.
     cache = chart(at, "generation_cache")
     cells = np.array(cache["data"][0]["z"], dtype=float)
