@@ -4,7 +4,8 @@ A lesson's results are a pure function of its choice (a frozen dataclass of what
 hold): `@cache.results` keeps them per choice (`st.cache_data`: each hit is a copy, so a view may
 not change what the next run sees). Figures that take long to build are kept per choice and
 `Catalogue` with `@cache.figures` (`st.cache_resource`: the same objects, never changed after
-they are built, with no unpickling). Both are bounded; arguments with a leading underscore (a
+they are built, with no unpickling); `@cache.readings` keeps large results the same way. All
+are bounded; arguments with a leading underscore (a
 model, a result the key already determines) are not hashed.
 """
 
@@ -25,6 +26,10 @@ FIGURE_ENTRIES = 16
 
 results = functools.partial(st.cache_data, max_entries=RESULT_ENTRIES, show_spinner=False)
 figures = functools.partial(st.cache_resource, max_entries=FIGURE_ENTRIES, show_spinner=False)
+# Large readings that no view changes (a model's attention: SmolLM2's 512 tokens are 283 MB,
+# which `results` unpickled again at every rerun, 0.33 s and a fresh copy per session): kept as
+# the same objects, as figures are.
+readings = figures
 
 
 class Kept:

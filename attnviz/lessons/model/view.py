@@ -145,7 +145,7 @@ class ModelChoice:
 # --- the model -------------------------------------------------------------------------------
 
 
-@cache.results
+@cache.readings  # never changed: every view of it slices or copies (transformer.views)
 def encode_text(
     model_path: str, _encoder: Encoder, text_a: str, text_b: str | None, target: str | None
 ) -> Encoded:
