@@ -12,6 +12,7 @@ from attnviz.app import page as shell
 from attnviz.app.plot import PRESENT_CHART_SCALE
 from attnviz.figures.style import FONT_SIZE
 from attnviz.i18n import EN
+from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_inspect_browser import BREAKDOWN, click_cell
 from tests.e2e.test_margins_browser import REDRAWN
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
@@ -56,6 +57,8 @@ def test_a_link_with_present_1_gives_large_text_and_folds_the_sidebar(app_url, p
     assert page.evaluate(REDRAWN) == []
     assert "present=1" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
+    page.mouse.move(5, 5)
+    page.screenshot(path=str(SCREENSHOTS / "presenter.png"))
 
 
 def test_a_click_on_a_larger_chart_lands_on_its_cell(app_url, page):
