@@ -83,8 +83,8 @@ def _cache_decorators(tree: ast.AST) -> list[tuple[str, ast.FunctionDef, ast.Cal
 def test_every_cache_is_bounded():
     from attnviz.app import cache
 
-    # The lessons' two caches carry their bound; a lesson may lower it, never drop it.
-    for lesson_cache in (cache.results, cache.figures):
+    # The lessons' caches carry their bound; a lesson may lower it, never drop it.
+    for lesson_cache in (cache.results, cache.figures, cache.readings):
         assert 0 < lesson_cache.keywords["max_entries"] <= 64
     sources = [
         *(ROOT / "attnviz").rglob("*.py"),
@@ -95,7 +95,7 @@ def test_every_cache_is_bounded():
     for path in sources:
         for kind, function, call in _cache_decorators(ast.parse(path.read_text())):
             keywords = {k.arg for k in call.keywords} if call is not None else set()
-            if kind in ("results", "figures"):
+            if kind in ("results", "figures", "readings"):
                 keywords.add("max_entries")  # bounded by attnviz.app.cache
             args = function.args
             has_params = bool(args.args or args.posonlyargs or args.kwonlyargs or args.vararg)

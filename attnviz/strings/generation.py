@@ -131,7 +131,7 @@ KO: dict[str, str] = {
     "generation.grid_title": "{step}단계: 모든 층과 헤드의 예측 행",
     "generation.grid_click": "{layer}층, {head}번 헤드를 위에 크게 보였습니다. 다른 헤드의 행을 클릭하세요.",
     "generation.heads_row": "층·헤드",
-    "generation.heads_hover": "%{customdata[0]}층, %{customdata[1]}번 헤드 (클릭하면 크게 보입니다)<br>가장 강한 키: %{text}",
+    "generation.heads_hover": "%{customdata[0]}층, %{customdata[1]}번 헤드(클릭하면 크게 보입니다)<br>가장 강한 키: %{text}",
     "generation.cache_title": "{step}단계 뒤 키/값 캐시: 위치 {rows}개 x {layers}개 층, {size} MB",
     "generation.cache.prompt": "프롬프트의 행",
     "generation.cache.generated": "생성된 토큰의 행",

@@ -132,6 +132,7 @@ def head_logits_figure(
 
 
 HEADS_ROW_PX = 3  # px of one head's row in the every-head figure
+LAYER_LABEL_PX = 18  # px a layer's tick label needs
 SEPARATOR = "white"  # the line between two layers' bands
 
 
@@ -164,7 +165,7 @@ def heads_rows_figure(
         selected=(selected[0] * heads + selected[1], None),
         height=layers * heads * HEADS_ROW_PX + 160,
     )
-    every = max(1, -(-layers * 18 // (layers * heads * HEADS_ROW_PX)))  # a label each 18 px
+    every = -(-LAYER_LABEL_PX // (heads * HEADS_ROW_PX))  # bands a layer label needs
     shown = range(0, layers, every)
     fig.update_yaxes(
         tickmode="array",
@@ -181,27 +182,29 @@ def heads_rows_figure(
         hoverdistance=-1,  # the nearest row's point from anywhere: a click reports that head
         shapes=[*fig.layout.shapes, *separators],
     )
-    middle = (length - 1) / 2
-    picked = [[layer, head] for layer in range(layers) for head in range(heads)]
+    fig.add_trace(_head_points(attention, keys, text))
+    return fig
+
+
+def _head_points(attention: torch.Tensor, keys: Sequence[str], text: Catalogue) -> go.Scatter:
+    """One invisible point a head's row at the middle of the keys, [layer, head] its
+    customdata, its hover naming the row's strongest key."""
+    layers, heads, length = attention.shape
     weight, strongest = attention.reshape(layers * heads, length).max(-1)
     labels = [escape_label(key) for key in keys]
-    strongest_text = [
-        f"{labels[index]} ({float(value):.4f})"
-        for value, index in zip(weight.tolist(), strongest.tolist(), strict=True)
-    ]
-    fig.add_trace(
-        go.Scatter(
-            x=[middle] * len(rows),
-            y=list(range(len(rows))),
-            mode="markers",
-            name="heads",
-            marker={"opacity": 0},
-            selected={"marker": {"opacity": 0}},
-            unselected={"marker": {"opacity": 0}},
-            customdata=picked,
-            text=strongest_text,
-            hovertemplate=text("generation.heads_hover") + "<extra></extra>",
-            showlegend=False,
-        )
+    return go.Scatter(
+        x=[(length - 1) / 2] * (layers * heads),
+        y=list(range(layers * heads)),
+        mode="markers",
+        name="heads",
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        customdata=[[layer, head] for layer in range(layers) for head in range(heads)],
+        text=[
+            f"{labels[index]} ({float(value):.4f})"
+            for value, index in zip(weight.tolist(), strongest.tolist(), strict=True)
+        ],
+        hovertemplate=text("generation.heads_hover") + "<extra></extra>",
+        showlegend=False,
     )
-    return fig
