@@ -99,10 +99,9 @@ def app_url(model_root: Path) -> Iterator[str]:
             server.wait(timeout=20)
 
 
-def chromium(env: dict[str, str] | None = None) -> Iterator[object]:
+def chromium() -> Iterator[object]:
     """Debian's Chromium through Playwright, until the generator is closed; skipped where it is
-    missing (failed on CI). Session fixtures here and in tests/test_install.py yield from it.
-    `env`: the browser's environment, if not this process's."""
+    missing (failed on CI). Session fixtures here and in tests/test_install.py yield from it."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing: install Debian's chromium (make test does, as root)"
         if os.environ.get("CI") == "true":
@@ -111,7 +110,7 @@ def chromium(env: dict[str, str] | None = None) -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

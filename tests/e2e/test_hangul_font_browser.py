@@ -20,7 +20,7 @@ import pytest
 
 from attnviz.i18n import HANGUL, KO
 from scripts.make_hangul_font import FAMILY, FONTS
-from tests.e2e.conftest import SCREENSHOTS, chromium
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 LATIN_FONTS = Path("/usr/share/fonts/truetype/dejavu")  # Debian's fonts-dejavu-core
@@ -69,8 +69,14 @@ def no_korean_font(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def bare_browser(no_korean_font: dict[str, str]) -> Iterator[Any]:
-    yield from chromium(env=no_korean_font)
+def bare_browser(browser: Any, no_korean_font: dict[str, str]) -> Iterator[Any]:
+    """A second Chromium with that environment, from the session's Playwright (a second
+    Playwright cannot start while the session's runs)."""
+    second = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=no_korean_font
+    )
+    yield second
+    second.close()
 
 
 def drawn(page: Any, selector: str, text: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
