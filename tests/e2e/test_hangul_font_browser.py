@@ -124,11 +124,19 @@ def wait_for_fonts(page: Any) -> None:
     page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
-def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, bare_browser):
+@pytest.fixture
+def watched(bare_browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page of the font-less Chromium and the names of the files it fetches."""
     context = bare_browser.new_context(viewport={"width": 1400, "height": 1500})
     page = context.new_page()
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url.rpartition("/")[2]))
+    yield page, fetched
+    context.close()
+
+
+def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, watched):
+    page, fetched = watched
     page.goto(f"{app_url}/Multi_head?lang=ko")
     wait_for_charts(page, 6)
     box = page.locator('[data-testid="stTextInput"] input').first
@@ -153,7 +161,6 @@ def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, ba
     assert SWITCH_FILE in fetched and HANGUL_FILE in fetched
     assert page.locator('[data-testid="stException"]').count() == 0
     page.screenshot(path=str(SCREENSHOTS / "hangul_no_system_font.png"))
-    context.close()
 
 
 def test_the_same_check_fails_for_hangul_the_page_does_not_give_its_font(bare_browser):
@@ -167,11 +174,8 @@ def test_the_same_check_fails_for_hangul_the_page_does_not_give_its_font(bare_br
     page.close()
 
 
-def test_an_english_page_fetches_only_the_switchs_small_file(app_url, bare_browser):
-    context = bare_browser.new_context(viewport={"width": 1400, "height": 1500})
-    page = context.new_page()
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url.rpartition("/")[2]))
+def test_an_english_page_fetches_only_the_switchs_small_file(app_url, watched):
+    page, fetched = watched
     page.goto(f"{app_url}/Multi_head")
     wait_for_charts(page, 6)
     page.wait_for_load_state("networkidle")
@@ -179,7 +183,6 @@ def test_an_english_page_fetches_only_the_switchs_small_file(app_url, bare_brows
     switch = drawn(page, '[data-testid="stSidebar"] *', "한국어")
     assert all_hangul_ours(switch) and only_web_fonts(switch), switch
     assert SWITCH_FILE in fetched and HANGUL_FILE not in fetched
-    context.close()
     # Streamlit serves the files themselves from static/ (server.enableStaticServing).
     for name in (SWITCH_FILE, HANGUL_FILE):
         with urllib.request.urlopen(f"{app_url}/app/static/fonts/{name}", timeout=10) as served:
