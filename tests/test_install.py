@@ -104,7 +104,8 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     shipped = "attnviz/_shipped/"
     pages = {f"{shipped}pages/{p.name}" for p in (ROOT / "pages").glob("*.py")}
     strings = {f"attnviz/strings/{p.name}" for p in (ROOT / "attnviz" / "strings").glob("*.py")}
-    files = ["README.md", "train.jsonl", "dev.jsonl", "test.jsonl", "model/default.safetensors"]
+    files = ["README.md", "train.jsonl", "dev.jsonl", "test.jsonl", "real_sources.json",
+             "model/default.safetensors", "model/default.layers.safetensors"]  # fmt: skip
     data = {f"{shipped}data/nli/{name}" for name in [*files, "model/default.json"]}
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
     expected |= {f"{shipped}static/fonts/{p.name}" for p in (ROOT / "static" / "fonts").iterdir()}

@@ -46,7 +46,8 @@ def layer(name: str) -> str:
     if parts[:2] == ["attnviz", "figures"]:
         return "figures"
     if parts[:2] == ["attnviz", "lessons"] and len(parts) == 4:
-        return {"view": "view", "figures": "figures", "compute": "backend"}[parts[3]]
+        # view.py and its parts, view_<part>.py, are the lesson's views
+        return {"figures": "figures", "compute": "backend"}.get(parts[3], "view")
     return "backend"  # attention, parsing, ..., strings, and the lessons' declarations
 
 

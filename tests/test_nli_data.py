@@ -107,7 +107,10 @@ def test_missing_columns_and_short_rows_in_tables():
     with pytest.raises(InputError, match="needs the columns premise, hypothesis, label"):
         read(["premise,hypothesis", "A.,B."], "two_columns.csv")
     with pytest.raises(InputError, match="sentence1, sentence2, gold_label"):
-        read(["label\tsentence1\tsentence2", "neutral\tA.\tB."], "wrong.txt")
+        read(["gold_label\tsentence1\ttext", "neutral\tA.\tB."], "wrong.txt")
+    # each field by SNLI's name or the plain one (the MultiNLI dev file HANS ships mixes them)
+    mixed, _ = read(["index\tpremise\thypothesis\tgold_label", "0\tA.\tB.\tneutral"], "m.txt")
+    assert [(e.premise, e.hypothesis, e.label) for e in mixed] == [("A.", "B.", 1)]
     examples, summary = read(["premise,hypothesis,label", "A.,B."], "short.csv")
     assert not examples and summary.bad == 1
     assert "Line 2: 2 cells where the header has 3" in "\n".join(summary.lines())

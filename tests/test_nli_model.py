@@ -11,7 +11,10 @@ import torch.nn.functional as F
 from torch import nn
 
 from attnviz import nli
-from attnviz.nli.model import Classifier, DecomposableAttentionModel, divisor, static_embeddings
+from attnviz.nli.card import Card
+from attnviz.nli.classifier import Classifier
+from attnviz.nli.model import DecomposableAttentionModel, divisor
+from attnviz.nli.vectors import static_embeddings
 
 D, H = 5, 4
 
@@ -222,8 +225,13 @@ def test_train_mode_applies_dropout_and_eval_does_not():
     assert any(not torch.equal(runs[0], r) for r in runs[1:])
 
 
-def card(source="static", layer=None) -> dict:
-    return {"embedding": {"source": source, "layer": layer}}
+def card(source="static", layer=None, **extra) -> Card:
+    """A card with what a classifier reads of it: its token vectors (and `extra` fields)."""
+    return Card.from_json({
+        "format": "attnviz-nli/2", "labels": list(nli.LABELS), "scale": "none", "dropout": 0.0,
+        "sizes": {"d": 384, "hidden": 8}, "embedding": {"source": source, "layer": layer},
+        **extra,
+    })  # fmt: skip
 
 
 def test_classifier_probabilities_sum_to_one_in_label_order(encoder):
@@ -291,9 +299,8 @@ def test_pooled_features_reach_H_and_the_forward_stays_differentiable():
 
 def test_a_card_with_a_temperature_calibrates_predict_but_not_the_model(encoder):
     model = DecomposableAttentionModel(encoder.hidden_size, hidden=8, dropout=0.0)
-    card = {"embedding": {"source": "static", "layer": None}}
-    plain = Classifier(model, card, encoder)
-    calibrated = Classifier(model, card | {"calibration": {"temperature": 2.5}}, encoder)
+    plain = Classifier(model, card(), encoder)
+    calibrated = Classifier(model, card(calibration={"temperature": 2.5}), encoder)
     assert plain.temperature is None and calibrated.temperature == 2.5
     pairs = [("A man is sleeping.", "A man is asleep."), ("Two dogs run.", "A cat sits.")]
     _, a, lens_a = plain.embed([p for p, _ in pairs])

@@ -114,7 +114,7 @@ def test_a_checkpoint_round_trip_gives_identical_probabilities(encoder, tmp_path
     texts = [(p, h) for p, h, _ in TINY]
     expected = nli_training.predict(model, tiny, store)
     assert torch.equal(loaded.predict(texts), expected)
-    weights, card = nli_checkpoint.to_bytes(model, loaded.card)
+    weights, card = nli_checkpoint.to_bytes(model, loaded.card.raw)
     uploaded = nli_checkpoint.classifier_from_bytes(weights, card, encoder)
     assert torch.equal(uploaded.predict(texts), expected)
 

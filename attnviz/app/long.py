@@ -2,10 +2,10 @@
 others waiting with their place shown, and the finished ones kept under a byte cap.
 
 A lazy reading of SmolLM2 at 4,096 tokens holds about 0.8 GB (attnviz.transformer.lazy) and takes
-20 to 30 s on one core: two at once would only slow each other and double the memory. The lock
-lets one forward run per process; a ticket list gives each waiting session its place. Finished
-readings stay in a least-recently-used store of at most LONG_CACHE_BYTES (ATTNVIZ_LONG_CACHE_BYTES,
-2 GB by default): Streamlit's own caches count entries, not bytes.
+20 to 30 s on one core: two at once would only slow each other and double the memory. One
+forward runs at a time per process, each waiting session told its place (attnviz.app.turns).
+Finished readings stay in a least-recently-used store of at most LONG_CACHE_BYTES
+(ATTNVIZ_LONG_CACHE_BYTES, 2 GB by default): Streamlit's own caches count entries, not bytes.
 """
 
 from __future__ import annotations
@@ -16,16 +16,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from attnviz.app.turns import Turns
+
 if TYPE_CHECKING:
     from attnviz.encoder import Encoded, Encoder
 
 CACHE_ENV = "ATTNVIZ_LONG_CACHE_BYTES"
 DEFAULT_CACHE_BYTES = 2_000_000_000
-WAIT_POLL = 0.25  # s between looks at the queue while waiting
 
-_running = threading.Lock()  # held while a long forward runs
-_queue_lock = threading.Lock()
-_waiting: list[object] = []  # tickets in arrival order, the running one first
+_turns = Turns()  # one long forward at a time
 _store_lock = threading.Lock()
 _store: OrderedDict[tuple[str, str, int], Encoded] = OrderedDict()
 
@@ -65,25 +64,15 @@ def long_reading(
     found = _stored(key)
     if found is not None:
         return found
-    ticket = object()
-    with _queue_lock:
-        _waiting.append(ticket)
-    try:
-        while not _running.acquire(timeout=WAIT_POLL):
-            if waiting is not None:
-                with _queue_lock:
-                    waiting(_waiting.index(ticket))
-        try:
-            found = _stored(key)  # read by a session that was ahead with the same text
-            if found is None:
-                found = model.encode(text, max_length=max_length, lazy=True, progress=progress)
-                _keep(key, found)
-        finally:
-            _running.release()
-    finally:
-        with _queue_lock:
-            _waiting.remove(ticket)
-    return found
+
+    def read() -> Encoded:
+        found = _stored(key)  # read by a session that was ahead with the same text
+        if found is None:
+            found = model.encode(text, max_length=max_length, lazy=True, progress=progress)
+            _keep(key, found)
+        return found
+
+    return _turns.take(read, waiting)
 
 
 def _stored(key: tuple[str, str, int]) -> Encoded | None:

@@ -5,7 +5,7 @@ resolved through attnviz.models so that nothing outside its roots is read."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -18,7 +18,8 @@ from attnviz.transformer import models
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
     from attnviz.encoder import Encoder
-    from attnviz.nli.model import Classifier
+    from attnviz.nli.card import Card
+    from attnviz.nli.classifier import Classifier
 
 # What a missing or broken model install raises: the package or transformers absent
 # (ImportError), its files missing or unreadable (OSError), a config transformers rejects
@@ -127,16 +128,16 @@ def _session_classifier(weights: bytes, card: bytes) -> Classifier:
         return classifier_from_bytes(weights, card, _load_encoder())
 
 
-def shipped_card() -> dict[str, Any]:
-    """The card of the checkpoint the app ships (or ATTNVIZ_NLI_CHECKPOINT's), {} when it cannot
-    be read (the page then shows the models it has)."""
+def shipped_card() -> Card | None:
+    """The card of the checkpoint the app ships (or ATTNVIZ_NLI_CHECKPOINT's), None when it
+    cannot be read (the page then shows the models it has)."""
     with loading.lock():
         from attnviz.nli.checkpoint import checkpoint_path
 
     try:
         return _load_classifier(str(checkpoint_path())).card
     except (*MODEL_FAULTS, InputError):
-        return {}
+        return None
 
 
 def classifier() -> tuple[Classifier | None, str]:

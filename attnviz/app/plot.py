@@ -79,6 +79,17 @@ def plot_row(figs: dict[str, go.Figure], widths: list[int] | None = None) -> Non
             plot(fig, key=key)
 
 
+def pick_table(frame: pd.DataFrame, key: str, columns: dict[str, Any]) -> int | None:
+    """A table whose rows are clicked to pick one: the picked row's position, None before any
+    click (or after the table changed under it). `columns` is Streamlit's column_config."""
+    event = st.dataframe(
+        frame, hide_index=True, key=key, on_select="rerun", selection_mode="single-row",
+        column_config=columns,
+    )  # fmt: skip
+    picked = event.selection.rows if event is not None else []
+    return int(picked[0]) if picked and int(picked[0]) < len(frame) else None
+
+
 def download_csv(label: str, data: bytes | Callable[[], bytes], key: str) -> None:
     """A CSV download button; `data` may be a function, then called only on a click."""
     st.download_button(

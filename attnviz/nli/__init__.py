@@ -34,10 +34,10 @@ _FROM: dict[str, str] = {
         ),
         "alignment",
     ),
-    **dict.fromkeys(
-        ("SCALES", "SOURCES", "Alignment", "Classifier", "Verdicts", "sentence_embeddings"),
-        "model",
-    ),
+    **dict.fromkeys(("SCALES", "SOURCES", "Card"), "card"),
+    **dict.fromkeys(("Alignment",), "model"),
+    **dict.fromkeys(("Classifier", "Verdicts"), "classifier"),
+    **dict.fromkeys(("sentence_embeddings",), "vectors"),
     **dict.fromkeys(("LABELS", "LABEL_KEYS"), "data"),
     **dict.fromkeys(("load_classifier",), "checkpoint"),
 }  # fmt: skip

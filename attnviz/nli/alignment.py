@@ -34,13 +34,12 @@ import torch.nn.functional as F_nn
 
 from attnviz.attention import random_weights
 from attnviz.i18n import t
+from attnviz.nli.card import SCALES, SOURCES
 from attnviz.nli.checkpoint import load_classifier
+from attnviz.nli.classifier import Classifier
 from attnviz.nli.data import LABELS, label_index
 from attnviz.nli.model import (
-    SCALES,
-    SOURCES,
     Alignment,
-    Classifier,
     Scale,
     aggregate,
     attend,
@@ -48,9 +47,9 @@ from attnviz.nli.model import (
     divisor,
     lengths,
     real,
-    sentence_embeddings,
     shape_text,
 )
+from attnviz.nli.vectors import sentence_embeddings
 from attnviz.parsing import InputError, decode_csv
 
 if TYPE_CHECKING:

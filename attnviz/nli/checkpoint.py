@@ -7,8 +7,10 @@ the test confusion matrix, the hypothesis-only baseline, the test pairs it gets 
 safetensors and JSON are ever read, never a pickle; a checkpoint made for another encoder or
 embedding size is refused with a message that says so.
 
-The default checkpoint, trained on the shipped set by `make train-nli`, is
-data/nli/model/default.safetensors; the environment variable ATTNVIZ_NLI_CHECKPOINT names another.
+The default checkpoint, trained on human-written SNLI and MultiNLI pairs by `make train-nli`
+(attnviz.nli.real), is data/nli/model/default.safetensors with its card and its tuned MiniLM
+layers (default.layers.safetensors, attnviz.nli.tuned); the environment variable
+ATTNVIZ_NLI_CHECKPOINT names another.
 """
 
 from __future__ import annotations
@@ -26,25 +28,20 @@ from safetensors.torch import save as save_tensors
 
 from attnviz import paths
 from attnviz.errors import InputError
+from attnviz.nli.card import FORMAT, Card
+from attnviz.nli.classifier import Classifier
 from attnviz.nli.data import LABELS
-from attnviz.nli.model import (
-    ALIGNS,
-    SCALES,
-    SOURCES,
-    Classifier,
-    DecomposableAttentionModel,
-    encoder_fingerprint,
-)
+from attnviz.nli.model import DecomposableAttentionModel
+from attnviz.nli.tuned import TunedLayers
+from attnviz.nli.vectors import encoder_fingerprint
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
 
-FORMAT = "attnviz-nli/1"
 DATA_DIR = paths.DATA / "nli"
 DEFAULT_CHECKPOINT = DATA_DIR / "model" / "default.safetensors"
 CHECKPOINT_ENV = "ATTNVIZ_NLI_CHECKPOINT"
 MAX_CHECKPOINT_BYTES = 50_000_000  # a model of hidden size 1,000 over 384-wide embeddings: ~14 MB
-MAX_CARD_BYTES = 2_000_000
 
 
 def card_path(weights: Path) -> Path:
@@ -78,74 +75,64 @@ def to_bytes(model: DecomposableAttentionModel, card: dict[str, Any]) -> tuple[b
     return weights, json.dumps(card, indent=1, ensure_ascii=False).encode("utf-8")
 
 
-def save(model: DecomposableAttentionModel, card: dict[str, Any], path: Path) -> None:
-    """Write the weights to `path` and the card beside it."""
-    weights, text = to_bytes(model, card)
+def tuned_entry(tuned: TunedLayers, path: Path) -> tuple[dict[str, Any], bytes]:
+    """The card's entry for tuned layers saved beside `path`, and their bytes."""
+    layers = tuned.to_bytes()
+    entry = {
+        "file": layers_path(path).name,
+        "layers": tuned.layers,
+        "dtype": "float16",
+        "sha256": sha256_bytes(layers),
+        "bytes": len(layers),
+    }
+    return entry, layers
+
+
+def save(
+    model: DecomposableAttentionModel,
+    card: dict[str, Any],
+    path: Path,
+    tuned: TunedLayers | None = None,
+) -> None:
+    """Write the weights to `path`, the card beside it, and tuned layers (if any) beside both,
+    the card naming their file and SHA-256."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if tuned is not None:
+        card["embedding"]["tuned"], layers = tuned_entry(tuned, path)
+        layers_path(path).write_bytes(layers)
+    weights, text = to_bytes(model, card)
     path.write_bytes(weights)
     card_path(path).write_bytes(text)
 
 
-def parse_card(data: bytes) -> dict[str, Any]:
+def parse_card(data: bytes) -> Card:
     """A card from its JSON, with the fields a model is rebuilt from checked."""
-    if len(data) > MAX_CARD_BYTES:
-        raise InputError("file_too_big", found=len(data), limit=MAX_CARD_BYTES)
-    try:
-        card = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError("checkpoint_card", detail=str(err)) from None
-    if not isinstance(card, dict) or card.get("format") != FORMAT:
-        found = card.get("format") if isinstance(card, dict) else type(card).__name__
-        raise InputError("checkpoint_format", found=str(found)[:40], expected=FORMAT)
-    try:
-        sizes, embedding = card["sizes"], card["embedding"]
-        int(sizes["d"]), int(sizes["hidden"]), float(card["dropout"])
-        if embedding["source"] not in SOURCES or card["labels"] != list(LABELS):
-            raise ValueError("source or labels")
-        scale = card["scale"]
-        if not (scale in SCALES or isinstance(scale, int | float)):
-            raise ValueError("scale")
-        if card.get("align", "mlp") not in ALIGNS:
-            raise ValueError("align")
-        temperature = (card.get("calibration") or {}).get("temperature")
-        if temperature is not None and not (
-            isinstance(temperature, int | float) and 0 < temperature < 1e3
-        ):
-            raise ValueError("temperature")
-    except (KeyError, TypeError, ValueError) as err:
-        raise InputError("checkpoint_card", detail=f"{type(err).__name__}: {err}") from None
-    return card
+    return Card.from_json(data)
 
 
-def model_from(
-    weights: bytes, card: dict[str, Any], encoder: Encoder
-) -> DecomposableAttentionModel:
+def model_from(weights: bytes, card: Card, encoder: Encoder) -> DecomposableAttentionModel:
     """The model of `weights` (safetensors bytes) and `card`, for this encoder."""
     if len(weights) > MAX_CHECKPOINT_BYTES:
         raise InputError("file_too_big", found=len(weights), limit=MAX_CHECKPOINT_BYTES)
-    d = int(card["sizes"]["d"])
-    if d != encoder.hidden_size:
-        raise InputError("checkpoint_size", found=d, expected=encoder.hidden_size)
-    made_for = card.get("encoder", {}).get("fingerprint")
+    if card.d != encoder.hidden_size:
+        raise InputError("checkpoint_size", found=card.d, expected=encoder.hidden_size)
+    made_for = card.encoder.get("fingerprint")
     if made_for != encoder_fingerprint(encoder):
         raise InputError(
             "checkpoint_encoder", found=str(made_for)[:60], expected=encoder_fingerprint(encoder)
         )
-    layer = card["embedding"].get("layer")
-    if layer is not None and not -(encoder.num_layers + 1) <= int(layer) <= encoder.num_layers:
-        raise InputError("checkpoint_card", detail=f"layer {layer} is not one of the encoder's")
+    if card.layer is not None and not -(encoder.num_layers + 1) <= card.layer <= encoder.num_layers:
+        raise InputError(
+            "checkpoint_card", detail=f"layer {card.layer} is not one of the encoder's"
+        )
     try:
         tensors = load_tensors(weights)
     except (SafetensorError, ValueError) as err:
         raise InputError("checkpoint_tensors", detail=str(err)[:200]) from None
     model = DecomposableAttentionModel(
-        d,
-        int(card["sizes"]["hidden"]),
-        float(card["dropout"]),
-        card["scale"],
-        align=card.get("align", "mlp"),
-        pooled=bool(card.get("pooled", False)),
-    )
+        card.d, card.hidden, card.dropout, card.scale, align=card.align, pooled=card.pooled,
+        enhanced=card.enhanced,
+    )  # fmt: skip
     try:
         model.load_state_dict(tensors, strict=True)
     except RuntimeError as err:
@@ -153,11 +140,25 @@ def model_from(
     return model.train(False)
 
 
+def layers_path(weights: Path) -> Path:
+    """The tuned layers beside a weights file: default.safetensors -> default.layers.safetensors."""
+    return weights.with_name(f"{weights.stem}.layers.safetensors")
+
+
+def tuned_from(data: bytes, card: Card, encoder: Encoder) -> TunedLayers:
+    """The tuned layers a card names, from their file's bytes (checked against the card)."""
+    assert card.tuned is not None
+    if sha256_bytes(data) != card.tuned.get("sha256"):
+        raise InputError("checkpoint_layers", file=str(card.tuned.get("file")))
+    return TunedLayers(encoder, int(card.tuned["layers"])).load_bytes(data)
+
+
 def load_classifier(
     path: str | Path | None = None, *, encoder: Encoder | None = None
 ) -> Classifier:
     """The classifier of the checkpoint at `path` (default: `checkpoint_path()`), on `encoder`
-    (loaded when not given; pass the one a page has, so MiniLM is not loaded twice)."""
+    (loaded when not given; pass the one a page has, so MiniLM is not loaded twice). A card
+    with tuned layers reads them from their file beside the weights."""
     weights_path = Path(path) if path is not None else checkpoint_path()
     if weights_path.suffix != ".safetensors":
         raise InputError("checkpoint_suffix", name=weights_path.name)
@@ -169,12 +170,22 @@ def load_classifier(
 
         encoder = load_encoder()
     model = model_from(weights_path.read_bytes(), card, encoder)
-    return Classifier(model, card, encoder)
+    tuned = None
+    if card.tuned is not None:
+        layers = weights_path.with_name(str(card.tuned.get("file")))
+        if not layers.is_file():
+            raise InputError("checkpoint_missing", path=str(layers))
+        tuned = tuned_from(layers.read_bytes(), card, encoder)
+    plain = TunedLayers(encoder, tuned.layers) if tuned and card.attend == "minilm" else None
+    return Classifier(model, card, encoder, tuned, plain)
 
 
 def classifier_from_bytes(weights: bytes, card: bytes, encoder: Encoder) -> Classifier:
-    """A classifier from an uploaded weights file and card (the app reads nothing else)."""
+    """A classifier from an uploaded weights file and card (the app reads nothing else; a card
+    with tuned layers is refused: they are a file of their own)."""
     parsed = parse_card(card)
+    if parsed.tuned is not None:
+        raise InputError("checkpoint_layers", file=str(parsed.tuned.get("file")))
     return Classifier(model_from(weights, parsed, encoder), parsed, encoder)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +20,14 @@ import torch
 
 from attnviz.errors import InputError
 from attnviz.nli import checkpoint, evaluation
-from attnviz.nli.alignment import decomposable_attention
-from attnviz.nli.data import Example, read_file
-from attnviz.nli.model import ALIGNS, Classifier, DecomposableAttentionModel
+from attnviz.nli.card import ALIGNS, Card
+from attnviz.nli.classifier import Classifier
+from attnviz.nli.data import Example
+from attnviz.nli.finetune import TuneConfig
+from attnviz.nli.model import DecomposableAttentionModel
+from attnviz.nli.real import MANIFEST
 from attnviz.nli.store import PairSet, SentenceStore, pair_texts, read_pairs
+from attnviz.nli.train_real import RealRun, train_real
 from attnviz.nli.training import (
     History,
     TrainConfig,
@@ -98,7 +101,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--scale", default="none", help="none, sqrt_d or a temperature")
     parser.add_argument("--hidden", type=int, default=200)
     parser.add_argument("--dropout", type=float, default=0.2)
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=float, default=None, help="20 (--real: 2)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--weight-decay", type=float, default=0.0)
@@ -117,6 +120,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--cache-gb", type=float, default=10.0, help="largest contextual cache (GB)"
     )
+    _real_arguments(parser)
     args = parser.parse_args(argv)
     if args.scale not in ("none", "sqrt_d"):
         args.scale = float(args.scale)
@@ -125,10 +129,62 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _real_arguments(parser: argparse.ArgumentParser) -> None:
+    """The shipped checkpoint's options: real pairs, the layers tuned under the head."""
+    parser.add_argument(
+        "--real", type=Path, default=None, metavar="DIR",
+        help="train the shipped checkpoint on the human-written SNLI / MultiNLI files in DIR "
+        "(data/nli/real_sources.json names them and their checksums)",
+    )  # fmt: skip
+    parser.add_argument("--manifest", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--layers", type=int, default=6, help="--real: MiniLM layers tuned")
+    parser.add_argument(
+        "--head-epochs", type=float, default=1.0, help="--real: epochs of the head alone first"
+    )
+    parser.add_argument("--encoder-lr", type=float, default=3e-5, help="--real: their rate")
+    parser.add_argument("--no-baseline", action="store_true", help="--real: skip the baseline")
+    parser.add_argument(
+        "--enhanced", action="store_true", help="G reads [x; x~; x - x~; x * x~] (Chen et al.)"
+    )
+    parser.add_argument(
+        "--attend", choices=("vectors", "minilm"), default="vectors",
+        help="--real: e scores the tuned vectors, or MiniLM's own layer under them",
+    )  # fmt: skip
+    parser.add_argument("--max-steps", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def _tune_config(args: argparse.Namespace) -> TuneConfig:
+    return TuneConfig(
+        layers=args.layers, align=args.align, hidden=args.hidden, dropout=args.dropout,
+        head_epochs=args.head_epochs, epochs=2.0 if args.epochs is None else args.epochs,
+        lr=args.lr, pooled=args.pooled, enhanced=args.enhanced, attend=args.attend,
+        encoder_lr=args.encoder_lr, seed=args.seed, max_steps=args.max_steps,
+    )  # fmt: skip
+
+
+def own_out() -> Path:
+    """Where a checkpoint trained on attnviz's own pairs goes by default: the cache, never the
+    shipped checkpoint."""
+    from attnviz.transformer.models import cache_dir
+
+    return cache_dir() / "nli" / "own.safetensors"
+
+
+def _check_out(args: argparse.Namespace) -> None:
+    """Only --real writes the shipped checkpoint; other runs write elsewhere."""
+    if args.real is not None:
+        args.out = args.out or checkpoint.DEFAULT_CHECKPOINT
+        return
+    args.out = args.out or own_out()
+    if args.out.resolve() == checkpoint.DEFAULT_CHECKPOINT.resolve():
+        raise InputError("nli_shipped_out", path=str(args.out))
+
+
 def _config(args: argparse.Namespace, premise_blind: bool = False) -> TrainConfig:
     return TrainConfig(
         source=args.source, layer=args.layer, scale=args.scale, hidden=args.hidden,
-        dropout=args.dropout, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
+        dropout=args.dropout, epochs=20 if args.epochs is None else int(args.epochs),
+        batch_size=args.batch_size, lr=args.lr,
         weight_decay=args.weight_decay, seed=args.seed, premise_blind=premise_blind,
         align=args.align, pooled=args.pooled, swap_share=args.swap_share,
     )  # fmt: skip
@@ -231,7 +287,7 @@ def evaluate(
 ) -> dict[str, Any]:
     """What the card reports beyond accuracy (attnviz.nli.evaluation): per-label accuracy,
     the premise swap, the alignment hits beside the untrained identity F's, the hard set's tags."""
-    classifier = Classifier(model, made, encoder)
+    classifier = Classifier(model, Card.from_json(made), encoder)
     labels = test.label_tensor()
     predicted = logits_of(model, test, store).argmax(-1)
     found: dict[str, Any] = {"per_label": evaluation.per_label_accuracy(labels, predicted)}
@@ -239,64 +295,40 @@ def evaluate(
                 zip(pair_texts(test, store), labels.tolist(), strict=True)]  # fmt: skip
     found["premise_swap"] = evaluation.premise_swap(examples, classifier.predict)
     if args.aligned is not None:
-        found["alignment"] = alignment_report(classifier, args.aligned)
+        found["alignment"] = evaluation.alignment_report(classifier, args.aligned)
     if args.hard is not None:
-        hard, _ = read_file(args.hard)
-        kept = list(hard)
-        guesses = torch.cat([
-            classifier.predict([(ex.premise, ex.hypothesis) for ex in kept[i : i + 256]])
-            for i in range(0, len(kept), 256)
-        ]).argmax(-1)  # fmt: skip
-        gold = torch.tensor([ex.label for ex in kept])
-        found["hard"] = {
-            "file": args.hard.name,
-            "sha256": checkpoint.sha256_of(args.hard),
-            "pairs": len(kept),
-            "accuracy": float((guesses == gold).float().mean()),
-            "per_label": evaluation.per_label_accuracy(gold, guesses),
-            "by_tag": evaluation.by_tag(kept, guesses),
-        }
+        found["hard"] = evaluation.hard_report(classifier, args.hard)
     return found
 
 
-def alignment_report(classifier: Classifier, path: Path) -> dict[str, Any]:
-    """Alignment hits of the trained attend step and of the untrained identity F on the same
-    embeddings (e = a^T b, the textbook's first step)."""
-    examples = list(read_file(path)[0])
-
-    def trained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
-        read = classifier.read(pairs).alignment
-        return [
-            read.weights_alpha[i, : read.lens_b[i], : read.lens_a[i]] for i in range(len(pairs))
-        ]
-
-    def untrained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
-        _, a, lens_a = classifier.embed([p for p, _ in pairs])
-        _, b, lens_b = classifier.embed([h for _, h in pairs])
-        read = decomposable_attention(a, b, lens_a, lens_b, f="identity")
-        return [read.weights_alpha[i, : lens_b[i], : lens_a[i]] for i in range(len(pairs))]
-
-    model_hits = evaluation.alignment_hits(classifier.encoder, examples, trained)
-    baseline = evaluation.alignment_hits(classifier.encoder, examples, untrained)
-    return {
-        "file": path.name,
-        "pairs": len(examples),
-        "marked": model_hits.marked,
-        "hits": model_hits.hits,
-        "rate": model_hits.rate,
-        "by_label": model_hits.by_label,
-        "untrained_rate": baseline.rate,
-    }
+def run_real(args: argparse.Namespace) -> dict[str, Any]:
+    """`--real DIR`: the shipped checkpoint (attnviz.nli.train_real)."""
+    run = RealRun(
+        args.real, args.out, _tune_config(args), args.manifest or MANIFEST,
+        baseline=not args.no_baseline, own_test=args.test, aligned=args.aligned, hard=args.hard,
+    )  # fmt: skip
+    bars = _Bars()
+    try:
+        return train_real(run, bars)
+    finally:
+        bars.close()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     try:
-        made = run(args)
+        _check_out(args)
+        made = run_real(args) if args.real is not None else run(args)
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.real is not None:
+        found = made["real"]["snli_test"]
+        low, high = found["ci95"]
+        print(f"SNLI test {found['accuracy']:.3f} (95% CI {low:.3f}-{high:.3f}), "
+              f"hypothesis-only {found.get('baseline', float('nan')):.3f}")  # fmt: skip
+        return 0
     test = made["test"]
     line = f"dev {made['dev_accuracy']:.3f}"
     if test:

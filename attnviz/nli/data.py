@@ -50,6 +50,7 @@ TAG_KEYS = {
     "hypernym": "nli.why.hypernym",
 }
 UNLABELLED = "-"  # SNLI / MultiNLI: no gold label (the annotators disagreed)
+NO_LABEL = -1  # Example.label of a pair read without a label (labels_optional)
 MAX_SENTENCE_CHARS = 10_000
 SHOWN_ERRORS = 20  # bad rows kept with their message; the rest are counted
 Format = Literal["jsonl", "tsv", "csv"]
@@ -70,7 +71,7 @@ class Example:
 
     premise: str
     hypothesis: str
-    label: int
+    label: int  # NO_LABEL for a pair read without one
     tags: tuple[str, ...] = ()
     alignment: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -115,7 +116,8 @@ class ReadSummary:
 
     def keep(self, example: Example) -> Example:
         self.kept += 1
-        self.by_label[example.label] += 1
+        if example.label != NO_LABEL:
+            self.by_label[example.label] += 1
         return example
 
     def lines(self) -> list[str]:
@@ -158,15 +160,17 @@ def _example(
     line: int,
     summary: ReadSummary,
     extras: dict[str, object] | None = None,
+    labels_optional: bool = False,
 ) -> Example | None:
     """A kept example from (premise, hypothesis, label) in the file's fields `names`, or None
-    with the row counted as unlabelled or bad."""
+    with the row counted as unlabelled or bad. With `labels_optional`, a missing or empty label
+    reads as NO_LABEL."""
     premise, hypothesis, label = cells
     text_label = str(label).strip().lower() if label is not None else ""
     if text_label == UNLABELLED:
         summary.unlabelled += 1
         return None
-    index = label_index(label)
+    index = NO_LABEL if labels_optional and not text_label else label_index(label)
     if index is None:
         error = InputError("nli_label", value=_shown(str(label)), labels=", ".join(LABELS))
         summary.reject(line, error)
@@ -188,7 +192,9 @@ def _example(
     return summary.keep(Example(sides[0], sides[1], index, **extras))  # type: ignore[arg-type]
 
 
-def _jsonl(lines: Iterable[tuple[int, str]], summary: ReadSummary) -> Iterator[Example]:
+def _jsonl(
+    lines: Iterable[tuple[int, str]], summary: ReadSummary, labels_optional: bool = False
+) -> Iterator[Example]:
     for number, line in lines:
         summary.rows += 1
         try:
@@ -200,18 +206,41 @@ def _jsonl(lines: Iterable[tuple[int, str]], summary: ReadSummary) -> Iterator[E
             summary.reject(number, InputError("nli_json", detail="not an object"))
             continue
         names = next((f for f in _JSON_FIELDS if f[0] in row or f[1] in row), _JSON_FIELDS[0])
-        missing = [name for name in names if name not in row]
+        needed = names[:2] if labels_optional else names
+        missing = [name for name in needed if name not in row]
         if missing:
             summary.reject(number, InputError("nli_missing", fields=", ".join(missing)))
             continue
-        cells = (row[names[0]], row[names[1]], row[names[2]])
-        example = _example(cells, names, number, summary, _extras(row))
+        cells = (row[names[0]], row[names[1]], row.get(names[2]))
+        example = _example(cells, names, number, summary, _extras(row), labels_optional)
         if example is not None:
             yield example
 
 
+def _columns(
+    header: list[str], fmt: Format, labels_optional: bool
+) -> tuple[tuple[str, str, str], list[int]]:
+    """The field names a header uses and their positions: each field by SNLI's name
+    (sentence1, sentence2, gold_label) or the plain one (premise, hypothesis, label); the
+    label's position is -1 when it has none and labels are optional."""
+    names, where = [], []
+    for column, (snli, plain) in enumerate(zip(_TABLE_FIELDS["tsv"], _TABLE_FIELDS["csv"],
+                                              strict=True)):  # fmt: skip
+        found = next((name for name in (snli, plain) if name in header), None)
+        if found is None and not (labels_optional and column == 2):
+            wanted = _TABLE_FIELDS[fmt]
+            shown = ", ".join(_shown(name) for name in header[:12])
+            raise InputError("nli_columns", fields=", ".join(wanted), found=shown)
+        names.append(found or _TABLE_FIELDS[fmt][column])
+        where.append(header.index(found) if found else -1)
+    return (names[0], names[1], names[2]), where
+
+
 def _table(
-    lines: Iterable[tuple[int, str]], summary: ReadSummary, fmt: Format
+    lines: Iterable[tuple[int, str]],
+    summary: ReadSummary,
+    fmt: Format,
+    labels_optional: bool = False,
 ) -> Iterator[Example]:
     """Tab-separated (SNLI / MultiNLI .txt, no quoting) or comma-separated with a header."""
     numbered = iter(lines)
@@ -226,12 +255,7 @@ def _table(
         header = [name.strip().lower() for name in split(header_line[1])]
     except csv.Error as err:
         raise InputError("nli_row", detail=f"header: {err}") from None
-    wanted = _TABLE_FIELDS[fmt]
-    missing = [name for name in wanted if name not in header]
-    if missing:
-        found = ", ".join(_shown(name) for name in header[:12])
-        raise InputError("nli_columns", fields=", ".join(wanted), found=found)
-    where = [header.index(name) for name in wanted]
+    wanted, where = _columns(header, fmt, labels_optional)
     for number, line in numbered:
         summary.rows += 1
         try:
@@ -242,9 +266,11 @@ def _table(
         if len(cells) <= max(where):
             summary.reject(number, InputError("nli_cells", found=len(cells), expected=len(header)))
             continue
+        label = cells[where[2]] if where[2] >= 0 else None
         example = _example(
-            (cells[where[0]], cells[where[1]], cells[where[2]]), wanted, number, summary
-        )
+            (cells[where[0]], cells[where[1]], label), wanted, number, summary, None,
+            labels_optional,
+        )  # fmt: skip
         if example is not None:
             yield example
 
@@ -260,12 +286,18 @@ def _lines(stream: io.TextIOBase | Iterable[str]) -> Iterator[tuple[int, str]]:
 
 
 def read_examples(
-    stream: io.TextIOBase | Iterable[str], name: str, fmt: Format | None = None
+    stream: io.TextIOBase | Iterable[str],
+    name: str,
+    fmt: Format | None = None,
+    *,
+    labels_optional: bool = False,
 ) -> tuple[Iterator[Example], ReadSummary]:
     """The examples of a text stream (lazily) and the summary they fill as they are read.
 
-    CSV rows must each be one line (quoted fields with line breaks are not read as such).
-    InputError for a file that is not text or whose header lacks the format's columns.
+    CSV rows must each be one line (quoted fields with line breaks are not read as such). With
+    `labels_optional`, a file without a label column, or a row without a label, gives pairs
+    labelled NO_LABEL. InputError for a file that is not text or whose header lacks the
+    format's columns.
     """
     lines = _lines(stream)
     first = next(lines, None)
@@ -279,8 +311,8 @@ def read_examples(
         yield from lines
 
     if chosen == "jsonl":
-        return _jsonl(chained(), summary), summary
-    return _table(chained(), summary, chosen), summary
+        return _jsonl(chained(), summary, labels_optional), summary
+    return _table(chained(), summary, chosen, labels_optional), summary
 
 
 def read_file(path: str | Path, fmt: Format | None = None) -> tuple[Iterator[Example], ReadSummary]:
@@ -301,16 +333,20 @@ def _decoded(stream: io.TextIOBase, name: str) -> Iterator[str]:
             raise InputError("csv_not_text", byte=byte, position=err.start) from None
 
 
+def upload_text(data: bytes, max_bytes: int) -> io.StringIO:
+    """An uploaded file's text (at most `max_bytes`, UTF-8, a BOM allowed), as a stream."""
+    if len(data) > max_bytes:
+        raise InputError("file_too_big", found=len(data), limit=max_bytes)
+    try:
+        return io.StringIO(data.decode("utf-8-sig"), newline="")
+    except UnicodeDecodeError as err:
+        byte = f"0x{data[err.start]:02x}"
+        raise InputError("csv_not_text", byte=byte, position=err.start) from None
+
+
 def read_bytes(
     data: bytes, name: str, max_bytes: int, fmt: Format | None = None
 ) -> tuple[list[Example], ReadSummary]:
     """All examples of an uploaded file (at most `max_bytes`), read at once."""
-    if len(data) > max_bytes:
-        raise InputError("file_too_big", found=len(data), limit=max_bytes)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        byte = f"0x{data[err.start]:02x}"
-        raise InputError("csv_not_text", byte=byte, position=err.start) from None
-    examples, summary = read_examples(io.StringIO(text, newline=""), name, fmt)
+    examples, summary = read_examples(upload_text(data, max_bytes), name, fmt)
     return list(examples), summary

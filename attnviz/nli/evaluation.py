@@ -21,14 +21,16 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import torch
 
-from attnviz.nli.data import LABELS, Example
+from attnviz.nli.data import LABELS, Example, read_file
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
+    from attnviz.nli.classifier import Classifier
 
 _EDGE_PUNCTUATION = ".,!?;:\"'()[]{}“”‘’"
 # (premise word ids, hypothesis word ids) -> weights_alpha (lb, la) of one pair
@@ -151,4 +153,59 @@ def per_label_accuracy(labels: torch.Tensor, predicted: torch.Tensor) -> dict[st
         label: float((predicted[labels == k] == k).float().mean())
         for k, label in enumerate(LABELS)
         if (labels == k).any()
+    }
+
+
+READ_CHUNK = 64  # pairs read with every step at once (Classifier.read's cap)
+
+
+def alignment_report(classifier: Classifier, path: Path) -> dict[str, Any]:
+    """Alignment hits of the trained attend step and of the untrained identity F on the same
+    token vectors (e = a^T b, the textbook's first step), on a file of hand-aligned pairs."""
+    from attnviz.nli.alignment import decomposable_attention
+
+    examples = list(read_file(path)[0])
+
+    def trained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
+        out = []
+        for start in range(0, len(pairs), READ_CHUNK):
+            chunk = pairs[start : start + READ_CHUNK]
+            read = classifier.read(chunk).alignment
+            out += [read.weights_alpha[i, : read.lens_b[i], : read.lens_a[i]]
+                    for i in range(len(chunk))]  # fmt: skip
+        return out
+
+    def untrained(pairs: Sequence[tuple[str, str]]) -> list[torch.Tensor]:
+        _, a, lens_a = classifier.embed([p for p, _ in pairs])
+        _, b, lens_b = classifier.embed([h for _, h in pairs])
+        read = decomposable_attention(a, b, lens_a, lens_b, f="identity")
+        return [read.weights_alpha[i, : lens_b[i], : lens_a[i]] for i in range(len(pairs))]
+
+    model_hits = alignment_hits(classifier.encoder, examples, trained)
+    baseline = alignment_hits(classifier.encoder, examples, untrained)
+    return {
+        "file": path.name,
+        "pairs": len(examples),
+        "marked": model_hits.marked,
+        "hits": model_hits.hits,
+        "rate": model_hits.rate,
+        "by_label": model_hits.by_label,
+        "untrained_rate": baseline.rate,
+    }
+
+
+def hard_report(classifier: Classifier, path: Path) -> dict[str, Any]:
+    """Accuracy on a hard set, overall, per label and per tag."""
+    from attnviz.nli.checkpoint import sha256_of
+
+    kept = list(read_file(path)[0])
+    guesses = classifier.predict([(ex.premise, ex.hypothesis) for ex in kept]).argmax(-1)
+    gold = torch.tensor([ex.label for ex in kept])
+    return {
+        "file": path.name,
+        "sha256": sha256_of(path),
+        "pairs": len(kept),
+        "accuracy": float((guesses == gold).float().mean()),
+        "per_label": per_label_accuracy(gold, guesses),
+        "by_tag": by_tag(kept, guesses),
     }

@@ -27,25 +27,17 @@ embeddings to logits) is differentiable end to end: saliency takes its gradients
 
 from __future__ import annotations
 
-import hashlib
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 from torch import nn
 
 from attnviz.attention import masked_softmax
+from attnviz.nli.card import ALIGNS
 from attnviz.nli.data import LABELS
 
-if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
-
-SOURCES: tuple[str, ...] = ("contextual", "static", "random")
-SCALES: tuple[str, ...] = ("none", "sqrt_d")  # or a temperature, a number > 0
-# e from F(a)^T F(b) (the paper), k cos(a, b), or k cos(a + F(a), b + F(b)) (F starting at 0)
-ALIGNS: tuple[str, ...] = ("mlp", "cosine", "residual")
 SHARPNESS_START = 20.0  # k of the cosine attend step before training
 Scale = str | float
 FILL = -1e6  # d2l's padding fill, passed on to masked_softmax
@@ -197,6 +189,7 @@ class DecomposableAttentionModel(nn.Module):
         *,
         align: str = "mlp",
         pooled: bool = False,
+        enhanced: bool = False,
         sharpness: float = SHARPNESS_START,
     ):
         super().__init__()
@@ -204,7 +197,7 @@ class DecomposableAttentionModel(nn.Module):
         if align not in ALIGNS:
             raise ValueError(f"align must be one of {', '.join(ALIGNS)}, got {align!r}")
         self.d, self.hidden, self.dropout, self.scale = d, hidden, dropout, scale
-        self.align, self.pooled = align, pooled
+        self.align, self.pooled, self.enhanced = align, pooled, enhanced
         if align != "cosine":
             self.f = mlp(d, hidden, dropout)
         if align == "residual":
@@ -214,7 +207,7 @@ class DecomposableAttentionModel(nn.Module):
             self.f.append(last)
         if align != "mlp":
             self.log_sharpness = nn.Parameter(torch.tensor(math.log(sharpness)))
-        self.g = mlp(2 * d, hidden, dropout)
+        self.g = mlp((4 if enhanced else 2) * d, hidden, dropout)
         self.h = mlp(2 * hidden + (2 * d if pooled else 0), hidden, dropout)
         self.out = nn.Linear(hidden, len(LABELS))
 
@@ -228,15 +221,29 @@ class DecomposableAttentionModel(nn.Module):
         scale = divisor(self.scale, self.hidden)
         return e / scale if scale != 1.0 else e
 
+    def pair(self, x: torch.Tensor, aligned: torch.Tensor) -> torch.Tensor:
+        """G's input for each token: [x; its soft alignment] (the paper), or with `enhanced`
+        also their difference and product, [x; x~; x - x~; x * x~] (Chen et al. 2017)."""
+        if self.enhanced:
+            return torch.cat([x, aligned, x - aligned, x * aligned], dim=-1)  # (B, l, 4d)
+        return torch.cat([x, aligned], dim=-1)  # (B, l, 2d)
+
     def steps(
-        self, a: torch.Tensor, b: torch.Tensor, lens_a: torch.Tensor, lens_b: torch.Tensor
+        self,
+        a: torch.Tensor,
+        b: torch.Tensor,
+        lens_a: torch.Tensor,
+        lens_b: torch.Tensor,
+        keys: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> tuple[Alignment, torch.Tensor]:
-        """Every step for premises a (B, la, d) and hypotheses b (B, lb, d), and the logits."""
+        """Every step for premises a (B, la, d) and hypotheses b (B, lb, d), and the logits.
+        `keys`, vectors of the same tokens, are what e scores when given (a and b otherwise):
+        the attend step can read one representation and compare another."""
         e, weights_beta, beta, weights_alpha, alpha = normalise(
-            self.scores(a, b), a, b, lens_a, lens_b
+            self.scores(*(keys or (a, b))), a, b, lens_a, lens_b
         )
-        compare_a = self.g(torch.cat([a, beta], dim=-1))  # (B, la, h)
-        compare_b = self.g(torch.cat([b, alpha], dim=-1))  # (B, lb, h)
+        compare_a = self.g(self.pair(a, beta))  # (B, la, h)
+        compare_b = self.g(self.pair(b, alpha))  # (B, lb, h)
         v_a, v_b = aggregate(compare_a, lens_a), aggregate(compare_b, lens_b)  # (B, h) each
         features = [v_a, v_b]
         if self.pooled:
@@ -250,165 +257,12 @@ class DecomposableAttentionModel(nn.Module):
         return alignment, logits
 
     def forward(
-        self, a: torch.Tensor, b: torch.Tensor, lens_a: torch.Tensor, lens_b: torch.Tensor
+        self,
+        a: torch.Tensor,
+        b: torch.Tensor,
+        lens_a: torch.Tensor,
+        lens_b: torch.Tensor,
+        keys: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> torch.Tensor:
         """Logits (B, 3) from token embeddings; differentiable in a and b."""
-        return self.steps(a, b, lens_a, lens_b)[1]
-
-
-def _text_seed(seed: int, text: str) -> int:
-    """A generator seed from `seed` and the text (stable across runs, unlike hash())."""
-    # One stream per sentence: a stream per call would give position k of premise 0 and of
-    # hypothesis 0 the same vector, a diagonal alignment the baseline never had, and would
-    # make a sentence's vectors depend on the batch around it.
-    digest = hashlib.sha256(f"{seed}\0{text}".encode()).digest()
-    return int.from_bytes(digest[:7], "little")
-
-
-def _check_source(encoder: Encoder, sentences: Sequence[str], source: str, layer: int) -> None:
-    if source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}: choose one of {', '.join(SOURCES)}")
-    if not sentences:
-        raise ValueError("no sentences to embed")
-    layers = encoder.num_layers
-    if not -(layers + 1) <= layer <= layers:
-        raise ValueError(f"layer must lie in [{-(layers + 1)}, {layers}], got {layer}")
-
-
-def sentence_embeddings(
-    encoder: Encoder,
-    sentences: list[str],
-    *,
-    source: str = "contextual",
-    layer: int = -1,
-    seed: int = 0,
-    names: Sequence[str] | None = None,
-) -> tuple[list[list[str]], torch.Tensor, torch.Tensor]:
-    """Word-piece tokens, padded embeddings (N, L, d) (zeros at padding) and lengths (N,).
-
-    Each sentence is encoded alone, so its embeddings have not seen any other sentence, and
-    [CLS] / [SEP] are left out. `source`: "contextual" is MiniLM's hidden state at `layer`
-    (0 = embedding output, -1 = last layer), "static" its word-embedding rows (looked up
-    without running the model), and "random" a baseline of N(0, 1) vectors, one per token
-    position, drawn from `seed` and the sentence's text: they carry no meaning, so any pattern
-    they show comes from the mechanics alone. `names` name the sentences in the InputError of
-    one the tokenizer cannot read.
-    """
-    _check_source(encoder, sentences, source, layer)
-    if source == "static":
-        return static_embeddings(encoder, sentences, names)
-    encoded = encoder.encode_batch(list(sentences), names)
-    tokens: list[list[str]] = []
-    rows: list[torch.Tensor] = []
-    for index, (text, enc) in enumerate(zip(sentences, encoded, strict=True), start=1):
-        keep = [not special for special in enc.special]
-        words = [tok for tok, kept in zip(enc.tokens, keep, strict=True) if kept]
-        if not words:
-            raise ValueError(f"sentence {index} has no word pieces besides [CLS] and [SEP]")
-        if source == "contextual":
-            rows.append(enc.hidden_states[layer][torch.tensor(keep)])  # (T - 2, d)
-        else:
-            size = (len(words), enc.input_embeddings.shape[-1])
-            gen = torch.Generator().manual_seed(_text_seed(seed, text))
-            rows.append(torch.randn(size, generator=gen, dtype=enc.input_embeddings.dtype))
-        tokens.append(words)
-    lens = torch.tensor([len(words) for words in tokens], dtype=torch.int64)  # (N,)
-    # pad_sequence fills with zeros, the padding the docstring promises.
-    return tokens, torch.nn.utils.rnn.pad_sequence(rows, batch_first=True), lens  # (N, L, d)
-
-
-def token_ids(
-    encoder: Encoder, sentences: Sequence[str], names: Sequence[str] | None = None
-) -> list[list[int]]:
-    """Each sentence's word-piece ids, as the encoder cuts them (MAX_TOKENS, no specials)."""
-    if names is None:
-        names = [f"sentence {i + 1} of the batch" for i in range(len(sentences))]
-    return [piece.ids for piece in encoder.pieces(list(sentences), list(names))]
-
-
-def padded_rows(
-    table: torch.Tensor, ids: Sequence[Sequence[int]]
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Rows of `table` (V, d) for each id list, zero-padded: (N, L, d) and lengths (N,)."""
-    lens = torch.tensor([len(row) for row in ids], dtype=torch.int64)  # (N,)
-    index = torch.zeros(len(ids), int(lens.max()), dtype=torch.long)  # (N, L)
-    for n, row in enumerate(ids):
-        index[n, : len(row)] = torch.tensor(row, dtype=torch.long)
-    rows = table[index]  # (N, L, d)
-    return rows * real(lens, index.shape[1])[..., None].to(rows.dtype), lens
-
-
-def static_embeddings(
-    encoder: Encoder, sentences: Sequence[str], names: Sequence[str] | None = None
-) -> tuple[list[list[str]], torch.Tensor, torch.Tensor]:
-    """`sentence_embeddings(source="static")`: word-embedding rows, no forward pass."""
-    ids = token_ids(encoder, sentences, names)
-    table = encoder.model.get_input_embeddings().weight.detach()  # (V, d), frozen
-    rows, lens = padded_rows(table, ids)
-    tokens = [list(encoder.tokenizer.convert_ids_to_tokens(row)) for row in ids]
-    return tokens, rows, lens
-
-
-def encoder_fingerprint(encoder: Encoder) -> str:
-    """Which encoder a checkpoint was made for: its sizes and a hash of its first word rows."""
-    table = encoder.model.get_input_embeddings().weight  # (V, d)
-    digest = hashlib.sha256(table[:256].detach().to(torch.float32).numpy().tobytes()).hexdigest()
-    return f"{table.shape[0]}x{table.shape[1]}-{digest[:16]}"
-
-
-@dataclass(frozen=True)
-class Verdicts:
-    """A batch of pairs as the classifier reads them: tokens, every step, probabilities."""
-
-    premises: list[list[str]]
-    hypotheses: list[list[str]]
-    alignment: Alignment
-    probabilities: torch.Tensor  # (B, 3) in LABELS order, rows sum to 1
-
-
-class Classifier:
-    """A trained decomposable attention model with the encoder and embedding it was trained on.
-
-    `predict(pairs)` gives (B, 3) probabilities in LABELS order; `read(pairs)` also the steps;
-    `model(a, b, lens_a, lens_b)` is the differentiable forward from token embeddings to logits.
-    Both apply the card's `temperature` (fitted on dev: calibrated probabilities) when it has
-    one; `model` always returns the uncalibrated logits.
-    """
-
-    def __init__(self, model: DecomposableAttentionModel, card: dict[str, Any], encoder: Encoder):
-        self.model = model.train(False)
-        self.card = card
-        self.encoder = encoder
-        embedding = card["embedding"]
-        self.source: str = embedding["source"]
-        self.layer: int = int(embedding.get("layer") if embedding.get("layer") is not None else -1)
-        fitted = card.get("calibration") or {}
-        self.temperature: float | None = (
-            float(fitted["temperature"]) if fitted.get("temperature") else None
-        )
-
-    def embed(
-        self, sentences: list[str], names: Sequence[str] | None = None
-    ) -> tuple[list[list[str]], torch.Tensor, torch.Tensor]:
-        """Tokens, padded embeddings and lengths of the classifier's own embedding source."""
-        return sentence_embeddings(
-            self.encoder, sentences, source=self.source, layer=self.layer, names=names
-        )
-
-    def probabilities(self, logits: torch.Tensor) -> torch.Tensor:
-        """softmax(logits / T) with the card's temperature (T = 1 without one)."""
-        return torch.softmax(logits / (self.temperature or 1.0), dim=-1)
-
-    def read(self, pairs: Sequence[tuple[str, str]]) -> Verdicts:
-        """Every step and the probabilities of a batch of (premise, hypothesis) pairs."""
-        if not pairs:
-            raise ValueError("no pairs to classify")
-        tokens_a, a, lens_a = self.embed([p for p, _ in pairs])
-        tokens_b, b, lens_b = self.embed([h for _, h in pairs])
-        with torch.inference_mode():
-            alignment, logits = self.model.steps(a, b, lens_a, lens_b)
-        return Verdicts(tokens_a, tokens_b, alignment, self.probabilities(logits))
-
-    def predict(self, pairs: Sequence[tuple[str, str]]) -> torch.Tensor:
-        """(B, 3) probabilities of entailment, neutral, contradiction; rows sum to 1."""
-        return self.read(pairs).probabilities
+        return self.steps(a, b, lens_a, lens_b, keys)[1]

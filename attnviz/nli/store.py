@@ -46,11 +46,14 @@ def piece_bytes(encoder: Encoder) -> int:
 
 
 class SentenceStore:
-    """Distinct sentences as word-piece ids, and (contextual) their vectors, by index."""
+    """Distinct sentences as word-piece ids, and (contextual) their vectors, by index; "tuned"
+    keeps the ids only (attnviz.nli.finetune runs the layers it tunes on them)."""
 
     def __init__(self, encoder: Encoder, source: str, layer: int | None) -> None:
-        if source not in ("static", "contextual"):
-            raise ValueError(f"train on 'static' or 'contextual' embeddings, not {source!r}")
+        if source not in ("static", "contextual", "tuned"):
+            raise ValueError(
+                f"train on 'static', 'contextual' or 'tuned' embeddings, not {source!r}"
+            )
         self.encoder, self.source = encoder, source
         self.layer = -1 if layer is None else layer
         self.index: dict[str, int] = {}

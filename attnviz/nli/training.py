@@ -21,14 +21,11 @@ import torch.nn.functional as F_nn
 
 from attnviz.errors import InputError
 from attnviz.nli import checkpoint
+from attnviz.nli.card import FORMAT
 from attnviz.nli.data import LABELS
-from attnviz.nli.model import (
-    SHARPNESS_START,
-    DecomposableAttentionModel,
-    Scale,
-    encoder_fingerprint,
-)
+from attnviz.nli.model import SHARPNESS_START, DecomposableAttentionModel, Scale
 from attnviz.nli.store import PairSet, Progress, SentenceStore
+from attnviz.nli.vectors import encoder_fingerprint
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
@@ -117,7 +114,8 @@ def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
         return value
 
     optimizer.step(loss)
-    return float(log_t.detach().exp())
+    # A tiny or separable split can drive T to 0 or infinity: kept within what a card allows.
+    return float(log_t.detach().clamp(math.log(1e-2), math.log(1e2)).exp())
 
 
 def calibration_error(probabilities: torch.Tensor, labels: torch.Tensor, bins: int = 15) -> float:
@@ -277,6 +275,16 @@ def results(
     }
 
 
+def encoder_entry(encoder: Encoder) -> dict[str, Any]:
+    """The card's encoder: its name, fingerprint and width (and MiniLM's note)."""
+    return {
+        "name": encoder.name,
+        "fingerprint": encoder_fingerprint(encoder),
+        "hidden_size": encoder.hidden_size,
+        **({"note": SHIPPED_ENCODER_NOTE} if encoder.shipped else {}),
+    }
+
+
 def card(
     config: TrainConfig,
     encoder: Encoder,
@@ -287,14 +295,9 @@ def card(
 ) -> dict[str, Any]:
     """The JSON card of a trained model."""
     return {
-        "format": checkpoint.FORMAT,
+        "format": FORMAT,
         "labels": list(LABELS),
-        "encoder": {
-            "name": encoder.name,
-            "fingerprint": encoder_fingerprint(encoder),
-            "hidden_size": encoder.hidden_size,
-            **({"note": SHIPPED_ENCODER_NOTE} if encoder.shipped else {}),
-        },
+        "encoder": encoder_entry(encoder),
         "embedding": {
             "source": config.source,
             "layer": config.layer if config.source == "contextual" else None,

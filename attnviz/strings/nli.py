@@ -12,14 +12,14 @@ EN: dict[str, str] = {
     ),
     "nli.title": "NLI alignment",
     "nli.intro": (
-        "The decomposable attention model (Parikh et al. 2016) aligns a premise A and a hypothesis "
-        "B token by token: **attend** scores every pair e_ij = F(a_i)ᵀ F(b_j) and soft-aligns each "
-        "token to the other sentence, **compare** sets each token beside its soft alignment, "
-        "**aggregate** sums the comparisons. Each sentence is embedded on its own by MiniLM, "
-        "without [CLS] and [SEP]. The verdict comes from a model attnviz trained on its own "
-        "labelled pairs (entailment, neutral, contradiction); its attend step scores by a "
-        "sharpened cosine, e_ij = k cos(a_i, b_j), since a learned F piled every row onto one "
-        "token."
+        "The decomposable attention model (Parikh et al. 2016) aligns a premise A and a "
+        "hypothesis B token by token: **attend** scores every pair e_ij = F(a_i)ᵀ F(b_j) and "
+        "soft-aligns each token to the other sentence, **compare** sets each token beside its"
+        " soft alignment, **aggregate** sums the comparisons. Each sentence is read on its "
+        "own by MiniLM, without [CLS] and [SEP]. The verdict comes from a model trained on "
+        "pairs people wrote for SNLI and MultiNLI, with MiniLM's layers fine-tuned under it; "
+        "its attend step scores by a sharpened cosine, e_ij = k cos(a_i, b_j), so its "
+        "alignment stays readable."
     ),
     "nli.mode": "Pairs",
     "nli.mode.single": "One pair",
@@ -130,10 +130,7 @@ EN: dict[str, str] = {
     "nli.card.open": "About this model",
     "nli.card.text": (
         "Decomposable attention (Parikh et al. 2016), F, G and H two-layer MLPs of width "
-        "{hidden}, trained on **{pairs}** pairs of `{file}` over {source}, e scaled by "
-        "**{scale}**; the weights of epoch {epochs} (the best on dev). Dev accuracy "
-        "**{dev}**; test accuracy **{test}** (95% interval {low}–{high}); a hypothesis-only "
-        "baseline, trained the same way, scores **{baseline}** on test."
+        "{hidden}, trained on {data} over {source}."
     ),
     "nli.card.static": "MiniLM's static input embeddings",
     "nli.card.layer": "MiniLM layer {layer}'s contextual output",
@@ -154,17 +151,12 @@ EN: dict[str, str] = {
     "nli.batch_accuracy": "Accuracy on the labelled pairs",
     "nli.batch_accuracy.of": "{correct} of {total}",
     "nli.batch_confusion": "Gold label × verdict",
-    "nli.learned_heading": "What the model learned: its test results",
-    "nli.learned_text": (
-        "On the {pairs} test pairs the model is right **{accuracy}** of the time; a model that "
-        "never sees the premise (hypothesis only, the known NLI artefact) scores **{baseline}**. "
-        "The gap is what reading the premise adds."
-    ),
-    "nli.learned_confusion": "Test split: gold label × verdict",
-    "nli.learned_mistakes": "Test pairs it gets wrong",
-    "nli.verdict.by_shipped": "The verdict of the shipped model, trained by attnviz on its own pairs.",
+    "nli.learned_heading": "What the model learned: what it was measured on",
+    "nli.learned_confusion": "{data}: gold label × verdict",
+    "nli.learned_mistakes": "Pairs of attnviz's own test split it gets wrong",
+    "nli.verdict.by_shipped": "The verdict of a model trained by attnviz on its own written pairs.",
     "nli.verdict.by_session": "The verdict of {name}, a model trained or loaded in this session.",
-    "nli.verdict.calibrated": "Probabilities calibrated on dev (temperature {temperature}).",
+    "nli.verdict.calibrated": "Probabilities calibrated on {on} (temperature {temperature}).",
     "nli.verdict.uncalibrated": (
         "Probabilities not calibrated: this model's card has no temperature, so they are its raw "
         "softmax and may claim more certainty than it has."
@@ -178,23 +170,22 @@ EN: dict[str, str] = {
     "nli.cards.pairs": "training pairs",
     "nli.cards.source": "embeddings",
     "nli.cards.align": "attend step",
-    "nli.cards.dev": "dev accuracy",
-    "nli.cards.test": "test accuracy",
-    "nli.cards.baseline": "hypothesis-only test accuracy",
-    "nli.cards.temperature": "temperature (fitted on dev)",
-    "nli.cards.ece": "calibration error on test (before → after)",
+    "nli.cards.dev": "dev / selection accuracy",
+    "nli.cards.test": "accuracy there",
+    "nli.cards.baseline": "hypothesis-only accuracy there",
+    "nli.cards.temperature": "temperature",
+    "nli.cards.ece": "calibration error there (before → after)",
     "nli.cards.hits": "alignment hits (untrained)",
     "nli.cards.swap": "entailment kept with another scene's premise",
     "nli.align.mlp": "F(a)ᵀF(b), F learned (the paper)",
     "nli.align.cosine": "k·cos(a, b), k learned",
     "nli.align.residual": "k·cos(a + F(a), b + F(b)), F learned from 0",
     "nli.learned_checks": (
-        "**Calibration**: the test set's expected calibration error (15 bins) is {before} with the "
-        "raw softmax and {after} with the temperature fitted on dev. **Alignment**: for {rate} of "
-        "{marked} hypothesis words whose premise words a person marked, the premise word with the "
-        "most weight is one of them (MiniLM's own similarity, untrained: {untrained}). **Reading "
-        "the premise**: with each test entailment's premise swapped for another scene's, it "
-        "still says entailment for {swapped} of them ({own} with their own premise)."
+        "**Alignment**: for {rate} of {marked} hypothesis words whose premise words a person "
+        "marked, the premise word with the most weight is one of them (the same token "
+        "vectors, untrained: {untrained}). **Reading the premise**: with each entailment of "
+        "attnviz's test split given another scene's premise, it still says entailment for "
+        "{swapped} of them ({own} with their own premise)."
     ),
     "nli.hard_heading": "What decomposable attention cannot do: the hard set",
     "nli.hard_text": (
@@ -223,6 +214,86 @@ EN: dict[str, str] = {
     "nli.why.coreference": 'Who "she" is needs more than one alignment step.',
     "nli.why.synonym": "Synonyms align by MiniLM's similarity: mostly right.",
     "nli.why.hypernym": "A dog is an animal, but not the other way round: alignment is symmetric.",
+    "nli.mode.file": "Score a file",
+    "nli.score.upload": "An evaluation file to score",
+    "nli.score.accepted": (
+        "SNLI / MultiNLI JSONL or their tab-separated .txt, or a CSV / TSV with premise and "
+        "hypothesis columns (or sentence1, sentence2) and an optional label column. Up to "
+        "{pairs} pairs and {mb} MB; rows labelled - (no gold label) are dropped and counted."
+    ),
+    "nli.score.none": (
+        "Upload a file to score every pair in it: the accuracy, the confusion matrix, "
+        "accuracy per label and per hypothesis length, and the pairs the model gets wrong, "
+        "each a click away from its alignment."
+    ),
+    "nli.score.waiting": (
+        "Another file is being scored on this server: {ahead} ahead of yours. Yours starts "
+        "when they finish."
+    ),
+    "nli.score.progress": "Scoring: {done} of {total} pairs, about {left} s left",
+    "nli.score.read": "**{name}**: {pairs} pairs scored.",
+    "nli.score.dropped": "{count} rows without a gold label (-) were dropped.",
+    "nli.score.no_labels": (
+        "This file has no gold labels: every pair is listed below with its verdict."
+    ),
+    "nli.score.ci": "95% interval (Wilson): {low} to {high}",
+    "nli.score.per_label": "Accuracy per gold label",
+    "nli.score.per_length": "Accuracy per hypothesis length",
+    "nli.score.words": "hypothesis words",
+    "nli.score.accuracy": "accuracy",
+    "nli.score.bar": "{accuracy} ({pairs})",
+    "nli.score.wrong": "Pairs it gets wrong ({count})",
+    "nli.score.filter": "Gold label",
+    "nli.score.click": "Click a row to see that pair's verdict and alignment below.",
+    "nli.score.csv": "every pair's probabilities",
+    "nli.confusion.caption": (
+        "Colour and number are the same quantity: the share of each gold label's pairs given "
+        "each verdict (a row sums to 1). Hover a cell for its count."
+    ),
+    "nli.col.pair": "pair",
+    "nli.col.confidence": "P(verdict)",
+    "nli.card.tuned": "MiniLM's first {layers} layers, fine-tuned with it",
+    "nli.card.real_data": "**{pairs}** pairs people wrote for SNLI and MultiNLI",
+    "nli.card.own_data": "**{pairs}** pairs of `{file}`, attnviz's own written pairs",
+    "nli.card.headline": (
+        "**{accuracy}** on {data} ({pairs} pairs, 95% interval {low}–{high}); a "
+        "hypothesis-only baseline, trained the same way: **{baseline}**."
+    ),
+    "nli.card.own_second": "On attnviz's own written test split: {accuracy}.",
+    "nli.data.snli_test": "SNLI's test set",
+    "nli.data.own_test": "attnviz's own written test split",
+    "nli.verdict.convention": (
+        "Read as SNLI's annotators read a pair: both sentences describe the same scene, so a "
+        "hypothesis about another scene is a contradiction."
+    ),
+    "nli.verdict.by_real": (
+        "The verdict of the shipped model, trained on pairs people wrote for SNLI and MultiNLI."
+    ),
+    "nli.verdict.fitted_select": "held-out SNLI and MultiNLI dev pairs",
+    "nli.verdict.fitted_dev": "the dev split",
+    "nli.learned.snli_test": (
+        "**SNLI's test set** ({pairs} pairs people wrote for SNLI, scored once, never trained"
+        " on): right **{accuracy}** of the time (95% interval {low}–{high}); per gold label "
+        "{per_label}. Expected calibration error {ece}. A model that never sees the premise "
+        "(hypothesis only, trained the same way) scores **{baseline}**: reading the premise "
+        "adds {gap} points."
+    ),
+    "nli.learned.own_test": (
+        "**attnviz's own written test split** ({pairs} pairs): right **{accuracy}** of the "
+        "time (95% interval {low}–{high}); per gold label {per_label}. Expected calibration "
+        "error {ece}. A model that never sees the premise scores **{baseline}**: reading the "
+        "premise adds {gap} points."
+    ),
+    "nli.learned.mnli_select": (
+        "**MultiNLI's matched dev pairs held out for selection** ({pairs} pairs of the five "
+        "training genres): {accuracy} (95% interval {low}–{high}); hypothesis only "
+        "{baseline}."
+    ),
+    "nli.learned.own_second": (
+        "Second, on **attnviz's own written test split** ({pairs} pairs, written for attnviz,"
+        " not a benchmark): {accuracy}; per gold label {per_label}."
+    ),
+    "nli.cards.measured": "measured on",
 }
 
 KO: dict[str, str] = {
@@ -234,14 +305,12 @@ KO: dict[str, str] = {
     ),
     "nli.title": "NLI 정렬",
     "nli.intro": (
-        "분해 가능 어텐션 모델(decomposable attention model; Parikh et al. 2016)은 전제(premise) "
-        "A와 가설(hypothesis) B를 토큰 단위로 정렬(alignment)합니다. **정렬** (attend) 단계는 "
-        "모든 쌍의 점수 e_ij = F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, "
-        "**비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히 놓고, **집계** (aggregate) "
-        "단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 "
-        "임베딩합니다. 판정은 attnviz가 직접 만든 레이블 쌍(함의, 중립, 모순)으로 학습한 모델이 "
-        "내립니다. 이 모델의 정렬 단계는 날카롭게 만든 코사인 e_ij = k cos(a_i, b_j)로 점수를 "
-        "매깁니다. 학습한 F는 모든 행을 한 토큰에 몰아 버렸기 때문입니다."
+        "분해 가능 어텐션 모델(decomposable attention model; Parikh et al. 2016)은 전제(premise) A와 "
+        "가설(hypothesis) B를 토큰 단위로 정렬(alignment)합니다. **정렬** (attend) 단계는 모든 쌍의 점수 e_ij = "
+        "F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, **비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히"
+        " 놓고, **집계** (aggregate) 단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 읽습니다. "
+        "판정은 사람들이 SNLI와 MultiNLI를 위해 쓴 쌍으로 학습한 모델이 내리며, 그 아래의 MiniLM 층도 함께 미세 조정했습니다. 이 모델의 "
+        "정렬 단계는 날카롭게 만든 코사인 e_ij = k cos(a_i, b_j)로 점수를 매기므로 그 정렬을 읽을 수 있습니다."
     ),
     "nli.mode": "문장 쌍",
     "nli.mode.single": "한 쌍",
@@ -350,11 +419,8 @@ KO: dict[str, str] = {
     "nli.confusion.count": "쌍 수",
     "nli.card.open": "이 모델에 대해",
     "nli.card.text": (
-        "분해 가능 어텐션(Parikh et al. 2016). F, G, H는 너비 {hidden}의 2층 MLP이며, "
-        "`{file}`의 **{pairs}**개 쌍으로 {source} 위에서 학습했고, e의 스케일은 **{scale}**입니다. "
-        "가중치는 {epochs}번째 에폭(dev에서 가장 좋은 에폭)의 것입니다. dev 정확도 **{dev}**, "
-        "test 정확도 **{test}** (95% 구간 {low}–{high}). 같은 방식으로 학습한 가설만 보는 "
-        "기준선은 test에서 **{baseline}**입니다."
+        "분해 가능 어텐션(Parikh et al. 2016). F, G, H는 너비 {hidden}의 2층 MLP이며, {source} 위에서 {data}로 "
+        "학습했습니다."
     ),
     "nli.card.static": "MiniLM의 정적 입력 임베딩",
     "nli.card.layer": "MiniLM {layer}층의 문맥 출력",
@@ -375,17 +441,12 @@ KO: dict[str, str] = {
     "nli.batch_accuracy": "레이블이 있는 쌍의 정확도",
     "nli.batch_accuracy.of": "{total}개 중 {correct}개",
     "nli.batch_confusion": "정답 레이블 × 판정",
-    "nli.learned_heading": "모델이 배운 것: test 결과",
-    "nli.learned_text": (
-        "test 쌍 {pairs}개에서 모델은 **{accuracy}** 맞힙니다. 전제를 전혀 보지 않는 모델"
-        "(가설만 보는 기준선, 잘 알려진 NLI의 인공물)은 **{baseline}**입니다. 그 차이가 전제를 "
-        "읽어서 얻는 몫입니다."
-    ),
-    "nli.learned_confusion": "test 분할: 정답 레이블 × 판정",
-    "nli.learned_mistakes": "모델이 틀린 test 쌍",
-    "nli.verdict.by_shipped": "함께 배포된 모델의 판정입니다. attnviz가 자체 문장 쌍으로 학습했습니다.",
+    "nli.learned_heading": "모델이 배운 것: 무엇으로 측정했는가",
+    "nli.learned_confusion": "{data}: 정답 레이블 × 판정",
+    "nli.learned_mistakes": "모델이 틀린 attnviz test 분할의 쌍",
+    "nli.verdict.by_shipped": "attnviz가 직접 쓴 쌍으로 학습한 모델의 판정입니다.",
     "nli.verdict.by_session": "{name}의 판정입니다. 이 세션에서 학습하거나 불러온 모델입니다.",
-    "nli.verdict.calibrated": "확률은 dev에서 보정했습니다(온도 {temperature}).",
+    "nli.verdict.calibrated": "확률은 {on}에서 보정했습니다(온도 {temperature}).",
     "nli.verdict.uncalibrated": (
         "확률을 보정하지 않았습니다. 이 모델의 카드에 온도가 없어 소프트맥스 그대로이며, 실제보다 "
         "확신이 커 보일 수 있습니다."
@@ -399,22 +460,20 @@ KO: dict[str, str] = {
     "nli.cards.pairs": "학습 쌍",
     "nli.cards.source": "임베딩",
     "nli.cards.align": "attend 단계",
-    "nli.cards.dev": "dev 정확도",
-    "nli.cards.test": "test 정확도",
-    "nli.cards.baseline": "가설만 보는 모델의 test 정확도",
-    "nli.cards.temperature": "온도(dev에서 맞춤)",
-    "nli.cards.ece": "test 보정 오차(전 → 후)",
+    "nli.cards.dev": "dev / 선택 정확도",
+    "nli.cards.test": "그 데이터의 정확도",
+    "nli.cards.baseline": "그 데이터에서 가설만 보는 모델의 정확도",
+    "nli.cards.temperature": "온도",
+    "nli.cards.ece": "그 데이터의 보정 오차(전 → 후)",
     "nli.cards.hits": "정렬 적중(학습 전)",
     "nli.cards.swap": "다른 장면의 전제로 바꿔도 함의라고 한 비율",
     "nli.align.mlp": "F(a)ᵀF(b), F 학습(논문)",
     "nli.align.cosine": "k·cos(a, b), k 학습",
     "nli.align.residual": "k·cos(a + F(a), b + F(b)), F는 0에서 학습",
     "nli.learned_checks": (
-        "**보정**: test의 기대 보정 오차(구간 15개)는 소프트맥스 그대로 {before}, dev에서 맞춘 온도로 "
-        "{after}입니다. **정렬**: 사람이 전제 단어를 표시한 가설 단어 {marked}개 중 {rate}에서 가중치가 "
-        "가장 큰 전제 단어가 표시한 단어였습니다(학습 전 MiniLM 자체 유사도: {untrained}). **전제 "
-        "읽기**: test의 함의 쌍마다 전제를 다른 장면의 것으로 바꾸면 {swapped}에서 여전히 함의라고 "
-        "합니다(원래 전제로는 {own})."
+        "**정렬**: 사람이 전제 단어를 표시한 가설 단어 {marked}개 중 {rate}에서 가중치가 가장 큰 전제 단어가 표시한 단어였습니다(같은 토큰 "
+        "벡터, 학습 전: {untrained}). **전제 읽기**: attnviz test 분할의 함의 쌍마다 전제를 다른 장면의 것으로 바꾸면 "
+        "{swapped}에서 여전히 함의라고 합니다(원래 전제로는 {own})."
     ),
     "nli.hard_heading": "분해 어텐션이 못 하는 것: 어려운 세트",
     "nli.hard_text": (
@@ -442,4 +501,68 @@ KO: dict[str, str] = {
     "nli.why.coreference": '"그녀"가 누구인지는 정렬 한 단계로 알 수 없습니다.',
     "nli.why.synonym": "동의어는 MiniLM의 유사도로 정렬됩니다. 대체로 맞습니다.",
     "nli.why.hypernym": "개는 동물이지만 그 반대는 아닙니다. 정렬은 대칭입니다.",
+    "nli.mode.file": "파일 채점",
+    "nli.score.upload": "채점할 평가 파일",
+    "nli.score.accepted": (
+        "SNLI / MultiNLI의 JSONL이나 탭으로 구분한 .txt, 또는 premise와 hypothesis 열(또는 sentence1, "
+        "sentence2)과 선택적 label 열이 있는 CSV / TSV. 쌍은 {pairs}개, 크기는 {mb} MB까지이며, 레이블이 -인 행(정답 "
+        "레이블 없음)은 빼고 그 수를 알려 줍니다."
+    ),
+    "nli.score.none": (
+        "파일을 올리면 모든 쌍을 채점합니다. 정확도, 혼동 행렬, 레이블별·가설 길이별 정확도, 모델이 틀린 쌍을 보여 주며, 쌍을 누르면 그 정렬을 볼 수 "
+        "있습니다."
+    ),
+    "nli.score.waiting": "이 서버에서 다른 파일을 채점하는 중입니다. 앞에 {ahead}개가 있습니다. 끝나면 이 파일을 시작합니다.",
+    "nli.score.progress": "채점 중: 쌍 {total}개 중 {done}개, 약 {left}초 남음",
+    "nli.score.read": "**{name}**: 쌍 {pairs}개를 채점했습니다.",
+    "nli.score.dropped": "정답 레이블이 없는 행(-) {count}개를 뺐습니다.",
+    "nli.score.no_labels": "이 파일에는 정답 레이블이 없습니다. 아래에 모든 쌍을 판정과 함께 보여 줍니다.",
+    "nli.score.ci": "95% 구간(Wilson): {low}에서 {high}",
+    "nli.score.per_label": "정답 레이블별 정확도",
+    "nli.score.per_length": "가설 길이별 정확도",
+    "nli.score.words": "가설 단어 수",
+    "nli.score.accuracy": "정확도",
+    "nli.score.bar": "{accuracy} ({pairs})",
+    "nli.score.wrong": "모델이 틀린 쌍({count}개)",
+    "nli.score.filter": "정답 레이블",
+    "nli.score.click": "행을 누르면 아래에 그 쌍의 판정과 정렬이 나옵니다.",
+    "nli.score.csv": "모든 쌍의 확률",
+    "nli.confusion.caption": (
+        "색과 숫자는 같은 값입니다. 각 정답 레이블의 쌍 가운데 각 판정을 받은 비율이며, 한 행의 합은 1입니다. 칸에 마우스를 올리면 쌍 수가 나옵니다."
+    ),
+    "nli.col.pair": "쌍",
+    "nli.col.confidence": "P(판정)",
+    "nli.card.tuned": "함께 미세 조정한 MiniLM의 처음 {layers}개 층",
+    "nli.card.real_data": "사람들이 SNLI와 MultiNLI를 위해 쓴 쌍 **{pairs}**개",
+    "nli.card.own_data": "attnviz가 직접 쓴 쌍인 `{file}`의 **{pairs}**개 쌍",
+    "nli.card.headline": (
+        "{data}에서 **{accuracy}** (쌍 {pairs}개, 95% 구간 {low}–{high}). 같은 방식으로 학습한 가설만 보는 기준선: "
+        "**{baseline}**."
+    ),
+    "nli.card.own_second": "attnviz가 직접 쓴 test 분할에서는 {accuracy}.",
+    "nli.data.snli_test": "SNLI의 test 세트",
+    "nli.data.own_test": "attnviz가 직접 쓴 test 분할",
+    "nli.verdict.convention": "SNLI의 주석자처럼 읽습니다. 두 문장은 같은 장면을 묘사하므로, 다른 장면에 관한 가설은 모순입니다.",
+    "nli.verdict.by_real": "함께 배포된 모델의 판정입니다. 사람들이 SNLI와 MultiNLI를 위해 쓴 쌍으로 학습했습니다.",
+    "nli.verdict.fitted_select": "따로 떼어 둔 SNLI·MultiNLI dev 쌍",
+    "nli.verdict.fitted_dev": "dev 분할",
+    "nli.learned.snli_test": (
+        "**SNLI의 test 세트**(사람들이 SNLI를 위해 쓴 쌍 {pairs}개, 한 번만 채점, 학습에 쓰지 않음): **{accuracy}** "
+        "맞힙니다(95% 구간 {low}–{high}). 정답 레이블별로 {per_label}. 기대 보정 오차 {ece}. 전제를 전혀 보지 않는 모델(가설만"
+        " 보고 같은 방식으로 학습)은 **{baseline}**이므로, 전제를 읽어서 {gap}%p를 더 얻습니다."
+    ),
+    "nli.learned.own_test": (
+        "**attnviz가 직접 쓴 test 분할**(쌍 {pairs}개): **{accuracy}** 맞힙니다(95% 구간 {low}–{high}). 정답 "
+        "레이블별로 {per_label}. 기대 보정 오차 {ece}. 전제를 보지 않는 모델은 **{baseline}**이므로, 전제를 읽어서 {gap}%p를"
+        " 더 얻습니다."
+    ),
+    "nli.learned.mnli_select": (
+        "**선택용으로 떼어 둔 MultiNLI matched dev 쌍**(학습 장르 다섯 개, 쌍 {pairs}개): {accuracy} (95% 구간 "
+        "{low}–{high}). 가설만 보면 {baseline}."
+    ),
+    "nli.learned.own_second": (
+        "둘째로, **attnviz가 직접 쓴 test 분할**(쌍 {pairs}개, attnviz를 위해 쓴 것이며 벤치마크가 아님)에서 {accuracy}."
+        " 정답 레이블별로 {per_label}."
+    ),
+    "nli.cards.measured": "측정한 데이터",
 }

@@ -129,6 +129,14 @@ EN: dict[str, str] = {
     "parse.pair_label": "{where}: the label {value!r} is not one of {labels}; leave it out for a pair without one.",
     "parse.nli_bad_row": "Line {line}: {detail}. Fix that row, or remove it, and upload the file again.",
     "parse.nli_no_file": "There is no file at {path}.",
+    "parse.nli_real_manifest": "The manifest {path} cannot be read: {detail}.",
+    "parse.nli_real_folder": "There is no folder at {path}: download the files data/nli/real_sources.json names into one folder and give its path.",
+    "parse.nli_real_missing": "{file} is not in the folder: download it from {url} under that name.",
+    "parse.nli_real_checksum": "{file} differs from the file the manifest names (SHA-256 {found}…, expected {expected}…): download it again from {url}.",
+    "parse.nli_real_parallel": "The three files of {name} have different numbers of lines: download them again.",
+    "parse.nli_real_count": "{name} gives {found} labelled pairs where the manifest says {expected}: its reader or file has changed.",
+    "parse.nli_shipped_out": "{path} is the shipped checkpoint: only --real (make train-nli NLI_DATA=...) writes it. Give another --out, or leave it out (the cache).",
+    "parse.checkpoint_layers": "The checkpoint's tuned layers ({file}) are missing or are not the file its card names: they are a file of their own beside the weights.",
     "parse.job_pairs": "{found} training pairs: a job may use at most {limit} with {source} embeddings.",
     "parse.job_dev": "The dev split has {found} pairs: a job needs 1 to {limit}.",
     "parse.job_epochs": "{found} epochs: a job may run 1 to {limit}.",
@@ -137,6 +145,9 @@ EN: dict[str, str] = {
     "parse.job_one_each": "This session already has a training job queued or running: cancel it, or wait for it to finish.",
     "parse.job_queue_full": "{limit} jobs are already waiting on this server: try again in a few minutes.",
     "parse.job_too_few": "The file has {found} labelled pairs: training needs at least {limit} (a tenth is held out as the dev split).",
+    "parse.nli_score_no_model": (
+        "No trained NLI classifier could be loaded, so the file cannot be scored."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -258,6 +269,14 @@ KO: dict[str, str] = {
     "parse.pair_label": "{where}: 레이블 {value!r}은(는) {labels} 중 하나가 아닙니다. 레이블이 없으면 비워 두세요.",
     "parse.nli_bad_row": "{line}번째 줄: {detail}. 그 행을 고치거나 지운 뒤 파일을 다시 올리세요.",
     "parse.nli_no_file": "{path}에 파일이 없습니다.",
+    "parse.nli_real_manifest": "매니페스트 {path}을(를) 읽을 수 없습니다: {detail}.",
+    "parse.nli_real_folder": "{path}에 폴더가 없습니다. data/nli/real_sources.json에 적힌 파일을 한 폴더에 내려받고 그 경로를 주세요.",
+    "parse.nli_real_missing": "폴더에 {file}이(가) 없습니다. {url}에서 그 이름으로 내려받으세요.",
+    "parse.nli_real_checksum": "{file}이(가) 매니페스트의 파일과 다릅니다(SHA-256 {found}…, 기대값 {expected}…). {url}에서 다시 내려받으세요.",
+    "parse.nli_real_parallel": "{name}의 세 파일의 줄 수가 서로 다릅니다. 다시 내려받으세요.",
+    "parse.nli_real_count": "{name}에서 레이블이 있는 쌍이 {found}개 나왔지만 매니페스트에는 {expected}개로 적혀 있습니다. 읽는 방법이나 파일이 바뀌었습니다.",
+    "parse.nli_shipped_out": "{path}은(는) 배포되는 체크포인트입니다. --real(make train-nli NLI_DATA=...)만 이 파일을 씁니다. 다른 --out을 주거나 생략하세요(캐시에 저장됩니다).",
+    "parse.checkpoint_layers": "체크포인트의 미세 조정된 층({file})이 없거나 카드에 적힌 파일이 아닙니다. 이 층은 가중치 옆의 별도 파일입니다.",
     "parse.job_pairs": "학습 쌍 {found}개: {source} 임베딩으로는 작업당 최대 {limit}개까지 쓸 수 있습니다.",
     "parse.job_dev": "dev 분할이 {found}쌍입니다. 작업에는 1~{limit}쌍이 필요합니다.",
     "parse.job_epochs": "{found}에폭: 작업당 1~{limit}에폭까지 실행할 수 있습니다.",
@@ -266,4 +285,5 @@ KO: dict[str, str] = {
     "parse.job_one_each": "이 세션에는 이미 대기 중이거나 실행 중인 학습 작업이 있습니다. 취소하거나 끝날 때까지 기다리세요.",
     "parse.job_queue_full": "이 서버에 이미 {limit}개의 작업이 대기 중입니다. 몇 분 뒤에 다시 시도하세요.",
     "parse.job_too_few": "파일에 레이블이 있는 쌍이 {found}개뿐입니다. 학습에는 최소 {limit}개가 필요합니다(10분의 1은 dev 분할로 떼어 둡니다).",
+    "parse.nli_score_no_model": "학습한 NLI 분류기를 불러오지 못해 파일을 채점할 수 없습니다.",
 }

@@ -27,7 +27,7 @@ from attnviz.encoder import Encoded, Encoder
 from attnviz.rollout import attention_rollout
 
 if TYPE_CHECKING:
-    from attnviz.nli.model import Classifier
+    from attnviz.nli.classifier import Classifier
 
 # Head statistics in the page's order, each with its colour scale: "activations" from 0 to the
 # largest (nats, tokens), "weights" on 0..1 (shares and pattern scores).
@@ -128,21 +128,23 @@ def verdict_forward(
 ) -> Callable[[torch.Tensor], torch.Tensor]:
     """(T_a + T_b, d) word-embedding rows -> the classifier's logits (3,), or the logit of
     `label`: each sentence's embedding as the classifier's card says, [CLS] / [SEP] left out."""
-    if classifier.source not in ("contextual", "static"):
+    if classifier.source not in ("contextual", "static", "tuned"):
         raise ValueError(
             f"a classifier on {classifier.source!r} embeddings does not read the words: "
             "no gradient reaches them"
         )
 
-    def embed(rows: torch.Tensor) -> torch.Tensor:
-        if classifier.source == "contextual":
-            rows = _hidden(classifier.encoder, rows)[classifier.layer]
-        return rows[1:-1][None]  # (1, T - 2, d) without [CLS] and [SEP]
+    def embed(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        # (1, T - 2, d): the classifier's token vectors without [CLS] and [SEP] (and those
+        # its attend step scores, when they differ)
+        vectors, keys = classifier.word_vectors(rows)
+        return vectors[1:-1][None], None if keys is None else keys[1:-1][None]
 
     def forward(x: torch.Tensor) -> torch.Tensor:
-        a, b = (embed(rows) for rows in _split(x, sizes))
+        (a, keys_a), (b, keys_b) = (embed(rows) for rows in _split(x, sizes))
         lens = torch.tensor([a.shape[1]]), torch.tensor([b.shape[1]])
-        logits = classifier.model(a, b, *lens)[0]  # (3,)
+        keys = None if keys_a is None or keys_b is None else (keys_a, keys_b)
+        logits = classifier.model(a, b, *lens, keys)[0]  # (3,)
         return logits if label is None else logits[label]
 
     return forward

@@ -4,18 +4,19 @@ embeddings, untrained (attnviz.nli) and trained (the classifier's verdict and it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import torch
 
 from attnviz.encoder import tokens_caveat
 from attnviz.nli import alignment as nli
+from attnviz.nli.card import Card
 from attnviz.nli.checkpoint import confusion
 from attnviz.nli.model import Scale
 
 if TYPE_CHECKING:
     from attnviz.encoder import Encoder
-    from attnviz.nli.model import Classifier, Verdicts
+    from attnviz.nli.classifier import Classifier, Verdicts
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ CARD_ROWS: dict[str, str] = {
     "source": "nli.cards.source",
     "align": "nli.cards.align",
     "dev": "nli.cards.dev",
+    "measured": "nli.cards.measured",
     "test": "nli.cards.test",
     "baseline": "nli.cards.baseline",
     "temperature": "nli.cards.temperature",
@@ -149,41 +151,29 @@ ALIGN_KEYS = {
 }
 
 
-def card_values(card: dict[str, Any]) -> dict[str, str]:
+def card_values(card: Card) -> dict[str, str]:
     """One card's values for the side-by-side table (CARD_ROWS), as text; "–" where the card
-    has no such figure (an older card: no calibration, no evaluation)."""
-    train = (card.get("data") or {}).get("train") or {}
-    embedding = card.get("embedding") or {}
-    calibration = card.get("calibration") or {}
-    evaluation = card.get("evaluation") or {}
-    alignment = evaluation.get("alignment") or {}
-    swap = evaluation.get("premise_swap") or {}
-    layer = embedding.get("layer")
-    source = embedding.get("source", "?") + ("" if layer is None else f" {layer}")
-    hits = alignment.get("rate")
+    has no such figure (an older card: no calibration, no evaluation). "measured" names the
+    headline's data (the view words it), "align" the attend step (likewise)."""
+    name, scores = card.headline or ("", None)
+    pairs = card.real.train_pairs if card.real is not None else card.train_pairs
+    hits = card.alignment
     return {
-        "data": str(train.get("file", "–")),
-        "pairs": f"{train['pairs']:,}" if isinstance(train.get("pairs"), int) else "–",
-        "source": source,
-        "align": str(card.get("align", "mlp")),  # the view names it (ALIGN_KEYS)
-        "dev": _fraction(card.get("dev_accuracy")),
-        "test": _fraction((card.get("test") or {}).get("accuracy")),
-        "baseline": _fraction((card.get("baseline") or {}).get("accuracy")),
-        "temperature": _fraction(calibration.get("temperature")),
+        "data": card.train_file,
+        "pairs": f"{pairs:,}" if pairs is not None else "–",
+        "source": card.source + ("" if card.layer is None else f" {card.layer}"),
+        "align": card.align,
+        "dev": _fraction(card.selection_accuracy),
+        "measured": name,
+        "test": _fraction(scores.accuracy if scores else None),
+        "baseline": _fraction(scores.baseline if scores else None),
+        "temperature": _fraction(card.temperature),
         "ece": (
-            f"{_fraction(calibration.get('ece_test'))} → "
-            f"{_fraction(calibration.get('ece_test_calibrated'))}"
+            f"{_fraction(scores.ece_uncalibrated if scores else None)} → "
+            f"{_fraction(scores.ece if scores else None)}"
         ),
         "hits": (
-            f"{_share(hits)} ({_share(alignment.get('untrained_rate'))})"
-            if hits is not None
-            else "–"
+            f"{_share(hits.rate)} ({_share(hits.untrained_rate)})" if hits is not None else "–"
         ),
-        "swap": _share(swap.get("entailment_swapped")),
+        "swap": _share(card.swap[1] if card.swap else None),
     }
-
-
-def hard_rows(card: dict[str, Any]) -> list[tuple[str, float, int]]:
-    """(tag, accuracy, pairs) of the card's hard-set evaluation, most pairs first."""
-    by_tag = ((card.get("evaluation") or {}).get("hard") or {}).get("by_tag") or {}
-    return [(tag, float(v["accuracy"]), int(v["pairs"])) for tag, v in by_tag.items()]

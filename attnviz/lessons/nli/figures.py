@@ -256,8 +256,8 @@ def verdict_figure(probabilities: torch.Tensor, text: Catalogue) -> go.Figure:
 
 
 def confusion_figure(table: list[list[int]], title: str, text: Catalogue) -> go.Figure:
-    """A confusion matrix: gold labels down, predictions across, each row's share as colour
-    and the count written in its cell."""
+    """A confusion matrix: gold labels down, predictions across; colour and number are the same
+    quantity, each row's share (a row sums to 1), the count on hover."""
     counts = torch.tensor(table, dtype=torch.float64)  # (3, 3)
     shares = counts / counts.sum(dim=1, keepdim=True).clamp_min(1)
     names = [text(LABEL_KEYS[label]) for label in LABELS]
@@ -272,7 +272,33 @@ def confusion_figure(table: list[list[int]], title: str, text: Catalogue) -> go.
         col_name=text("nli.confusion.predicted"),
         y_title=text("nli.confusion.gold"),
         x_title=text("nli.confusion.predicted"),
-        cell_text=[[str(int(v)) for v in row] for row in counts],
         hover={text("nli.confusion.share"): shares, text("nli.confusion.count"): counts},
         height=340,
     )
+
+
+def accuracy_bars(
+    groups: Sequence[str],
+    found: Sequence[tuple[float, int]],
+    title: str,
+    axis: str,
+    text: Catalogue,
+) -> go.Figure:
+    """Accuracy per group as vertical bars on 0..1, each with its accuracy and pair count written
+    above it (an empty group has no bar)."""
+    names = [escape_label(group) for group in groups]
+    values = [None if math.isnan(accuracy) else accuracy for accuracy, _ in found]
+    written = [
+        "" if value is None else text("nli.score.bar", accuracy=f"{value:.2f}", pairs=f"{n:,}")
+        for value, (_, n) in zip(values, found, strict=True)
+    ]
+    bar = go.Bar(
+        x=names, y=values, text=written, textposition="outside", marker_color="#4c78a8",
+        cliponaxis=False, hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+    )  # fmt: skip
+    layout = style_layout(title, height=300, background="white")
+    layout["yaxis"] = {"range": [0, 1.15], "title": escape_label(text("nli.score.accuracy")),
+                       "tickvals": [0, 0.25, 0.5, 0.75, 1.0], "automargin": True}  # fmt: skip
+    layout["xaxis"] = {"title": escape_label(axis), "automargin": True, "type": "category"}
+    layout["margin"] |= {"l": 70, "b": 70}
+    return go.Figure(data=[bar], layout=layout)

@@ -5,9 +5,6 @@ model learned."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -16,31 +13,27 @@ import torch
 from attnviz import parsing
 from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
-from attnviz.app.model import classifier, encoder, shipped_card
+from attnviz.app.model import classifier, encoder
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
-from attnviz.encoder import MAX_TOKENS, Encoder, model_layer
+from attnviz.encoder import MAX_TOKENS, Encoder
 from attnviz.i18n import Catalogue, catalogue, t
-from attnviz.lessons.nli import figures
+from attnviz.lessons.nli import figures, view_batch, view_card
 from attnviz.lessons.nli.compute import (
-    ALIGN_KEYS,
-    CARD_ROWS,
     NLIChoice,
     NLIResult,
     PairView,
     align,
-    card_values,
     classify,
-    hard_rows,
     pair_view,
     score,
 )
 from attnviz.nli import alignment as nli
 from attnviz.nli import data as nli_data
-from attnviz.nli.model import Classifier, Verdicts
+from attnviz.nli.classifier import Classifier, Verdicts
 
-MODES = {"single": "nli.mode.single", "batch": "nli.mode.batch"}
+MODES = {"single": "nli.mode.single", "batch": "nli.mode.batch", "file": "nli.mode.file"}
 SOURCES = {
     "contextual": "nli.source.contextual",
     "static": "nli.source.static",
@@ -155,12 +148,16 @@ def _batch() -> tuple[list[tuple[str, str]], list[int | None], int]:
     return pairs, labels, min(int(choice or 0), len(pairs) - 1)
 
 
-def pair_inputs() -> tuple[list[tuple[str, str]], list[int | None], int]:
-    """One pair, or a batch pasted / uploaded; the pairs, their gold labels (None where a pair
-    has none) and the one to view. InputError for a batch that does not parse (the text stays
-    as typed)."""
+def pair_inputs(
+    trained: Classifier | None, path: str
+) -> tuple[list[tuple[str, str]], list[int | None], int] | None:
+    """One pair, a batch pasted / uploaded, or an evaluation file scored whole; the pairs, their
+    gold labels (None where a pair has none) and the one to view. InputError for a batch that
+    does not parse (the text stays as typed); None while the file view waits for a file."""
     init_state(PAIR.key, 0)  # the pair of a batch to view; a link may set it in single mode
     mode = controls.select(MODE, t("nli.mode"), lambda m: t(MODES[m]), widget="segmented")
+    if mode == "file":
+        return view_batch.file_inputs(trained, path)
     if mode != "batch":
         return _single_pair(), [None], 0
     return _batch()
@@ -221,108 +218,6 @@ def show_notes(result: NLIResult, index: int, cut_notes: bool) -> None:
             st.info(t("nli.truncated", which=t(which), limit=MAX_TOKENS))
     if result.caveats[index]:
         st.warning(t("nli.caveat"))
-
-
-def output_name(hidden_state: int, num_layers: int) -> str:
-    """Hidden state `hidden_state` named in a card's words, numbered as the model page numbers
-    layers ("MiniLM layer 3's contextual output")."""
-    layer = model_layer(hidden_state, num_layers)
-    if layer is None:
-        return t("nli.card.embeddings")
-    return t("nli.card.layer", layer=layer)
-
-
-def _number(value: object) -> str:
-    return f"{value:.3f}" if isinstance(value, float) else "?"
-
-
-def card_text(card: dict[str, Any], num_layers: int) -> str:
-    """What the classifier is, from its card: data, embedding, sizes, dev and test results. The
-    card records its layer as a hidden-state index (nli_train's --layer); it is named here as
-    the model page numbers layers."""
-    test, baseline = card.get("test") or {}, card.get("baseline") or {}
-    embedding, training = card.get("embedding") or {}, card.get("training") or {}
-    train = (card.get("data") or {}).get("train") or {}
-    if embedding.get("source") == "static":
-        source = t("nli.card.static")
-    else:
-        layer = embedding.get("layer")
-        source = output_name(-1 if layer is None else int(layer), num_layers)
-    low, high = test.get("ci95") or (None, None)
-    best = training.get("best_epoch")
-    return t(
-        "nli.card.text",
-        file=markdown_literal(str(train.get("file", "?"))),
-        pairs=train.get("pairs", "?"),
-        source=source,
-        scale=card.get("scale", "?"),
-        hidden=(card.get("sizes") or {}).get("hidden", "?"),
-        epochs=best + 1 if isinstance(best, int) else "?",
-        dev=_number(card.get("dev_accuracy")),
-        test=_number(test.get("accuracy")),
-        low=_number(low),
-        high=_number(high),
-        baseline=_number(baseline.get("accuracy")),
-    )
-
-
-def show_verdict(
-    read: Verdicts, index: int, trained: Classifier, who: str, num_layers: int
-) -> None:
-    """The three probabilities of the pair on view, which model gives them and whether they are
-    calibrated, a sentence cut to the model's length, the card one click away."""
-    probabilities = read.probabilities[index]
-    best = nli.LABELS[int(probabilities.argmax())]
-    left, right = st.columns([3, 1], vertical_alignment="center")
-    with left:
-        plot(figures.verdict_figure(probabilities, catalogue()), key="nli_verdict")
-    with right:
-        share = f"{float(probabilities.max()):.0%}"
-        label = t(nli_data.LABEL_KEYS[best])
-        st.metric(t("nli.verdict.metric"), label, share, delta_color="off", delta_arrow="off")
-        with st.popover(t("nli.card.open"), icon=":material/info:"):
-            st.markdown(card_text(trained.card, num_layers))
-            st.caption(t("nli.card.minilm"))
-    notes = [
-        t("nli.verdict.by_session", name=markdown_literal(who))
-        if who
-        else t("nli.verdict.by_shipped"),
-        t("nli.verdict.calibrated", temperature=f"{trained.temperature:.2f}")
-        if trained.temperature
-        else t("nli.verdict.uncalibrated"),
-    ]
-    for tokens, which in (
-        (read.premises[index], "nli.premise"),
-        (read.hypotheses[index], "nli.hypothesis"),
-    ):
-        if len(tokens) >= MAX_TOKENS:
-            notes.append(t("nli.verdict.cut", which=t(which), limit=MAX_TOKENS))
-    st.caption(" ".join(notes))
-
-
-def show_models() -> None:
-    """The shipped model's card beside each model of this session, folded until opened."""
-    models = jobs.session_models()
-    if not models:
-        return
-    box = st.expander(t("nli.cards.heading"), key="nli_cards_open", on_change="rerun")
-    with box:
-        if not box.open:
-            return
-        st.caption(t("nli.cards.intro"))
-        cards = {t("nli.cards.shipped"): shipped_card()}  # {} when it cannot be read
-        for name, (_, card) in models.items():
-            cards[name] = json.loads(card.decode("utf-8"))
-        columns = {name: card_values(card) for name, card in cards.items() if card}
-        for values in columns.values():
-            values["align"] = (
-                t(ALIGN_KEYS[values["align"]]) if values["align"] in ALIGN_KEYS else "–"
-            )
-        frame = pd.DataFrame(
-            {t("nli.cards.setting"): [t(key) for key in CARD_ROWS.values()]}
-            | {name: [values[row] for row in CARD_ROWS] for name, values in columns.items()}
-        )
-        table(frame, t("nli.cards.heading"), key="nli_cards")
 
 
 def _pair_charts(
@@ -408,47 +303,25 @@ def show_compare(result: NLIResult, read: Verdicts | None, index: int) -> None:
             plot(_compare_figure(batch.alignment, premise, hypothesis, index), "nli_compare")
 
 
-def batch_columns(
-    result: NLIResult,
-    read: Verdicts | None,
-    pairs: list[tuple[str, str]],
-    labels: list[int | None],
-) -> dict[str, list[Any]]:
-    """The batch table's columns: texts, token counts, similarity, gold label, verdict and the
-    three probabilities."""
-    batch = result.batch
-    columns: dict[str, list[Any]] = {
-        t("nli.col.premise"): [p for p, _ in pairs],
-        t("nli.col.hypothesis"): [h for _, h in pairs],
-        t("nli.col.tokens"): [
-            f"{len(a)}, {len(b)}" for a, b in zip(batch.premises, batch.hypotheses, strict=True)
-        ],
-        t("nli.col.similarity"): [round(float(s), 4) for s in batch.similarity],
-    }
-    if any(label is not None for label in labels):
-        gold = ["" if label is None else nli.LABELS[label] for label in labels]
-        columns[t("nli.col.gold")] = gold
-    if read is not None:
-        verdict = [nli.LABELS[int(i)] for i in read.probabilities.argmax(-1)]
-        columns[t("nli.col.verdict")] = verdict
-        for k, label in enumerate(nli.LABELS):
-            column = [round(float(p[k]), 4) for p in read.probabilities]
-            columns[t("nli.col.probability", label=label)] = column
-    return columns
-
-
 def show_batch(
     result: NLIResult,
     read: Verdicts | None,
     pairs: list[tuple[str, str]],
     labels: list[int | None],
 ) -> None:
-    """Every pair of the batch with its verdict, as a table and a CSV; the accuracy and a
-    confusion matrix over the pairs that carry a gold label."""
+    """Every pair of the batch with its verdict (read as the file view's table), token counts and
+    similarity; the accuracy and a confusion matrix over the pairs that carry a gold label."""
     st.subheader(t("nli.batch_heading"))
-    frame = pd.DataFrame(batch_columns(result, read, pairs, labels))
-    table(frame, t("nli.batch_heading"), key="nli_batch", hide_index=False)
-    scored = score(read.probabilities, labels) if read is not None else None
+    batch = result.batch
+    if read is None:
+        return
+    frame = view_batch.rows(pairs, labels, read.probabilities, list(range(len(pairs))))
+    frame[t("nli.col.tokens")] = [
+        f"{len(a)}, {len(b)}" for a, b in zip(batch.premises, batch.hypotheses, strict=True)
+    ]
+    frame[t("nli.col.similarity")] = [round(float(s), 4) for s in batch.similarity]
+    table(frame, t("nli.batch_heading"), key="nli_batch")
+    scored = score(read.probabilities, labels)
     if scored is None:
         return
     of = t("nli.batch_accuracy.of", correct=scored.correct, total=scored.labelled)
@@ -456,90 +329,7 @@ def show_batch(
     st.metric(t("nli.batch_accuracy"), accuracy, of, delta_color="off", delta_arrow="off")
     figure = figures.confusion_figure(scored.confusion, t("nli.batch_confusion"), catalogue())
     plot(figure, "nli_batch_confusion")
-
-
-def show_learned(card: dict[str, Any]) -> None:
-    """What the model learned: the test confusion matrix, the test pairs it gets wrong, and the
-    hypothesis-only baseline (a model that never sees the premise)."""
-    test = card.get("test")
-    baseline = card.get("baseline") or {}
-    if not isinstance(test, dict) or not isinstance(baseline, dict):
-        return
-    box = st.expander(t("nli.learned_heading"), key="nli_learned_open", on_change="rerun")
-    with box:
-        if not box.open:  # lazy: drawn when opened
-            return
-        st.markdown(
-            t(
-                "nli.learned_text",
-                accuracy=f"{test['accuracy']:.1%}",
-                pairs=test["pairs"],
-                baseline=f"{baseline.get('accuracy', float('nan')):.1%}",
-            )
-        )
-        show_checks(card)
-        title = t("nli.learned_confusion")
-        plot(
-            figures.confusion_figure(test["confusion"], title, catalogue()), "nli_learned_confusion"
-        )
-        show_hard(card)
-        mistakes = pd.DataFrame(test.get("mistakes", []))
-        if not mistakes.empty:
-            names = {
-                "premise": t("nli.col.premise"),
-                "hypothesis": t("nli.col.hypothesis"),
-                "label": t("nli.col.gold"),
-                "predicted": t("nli.col.verdict"),
-                "probabilities": t("nli.col.probabilities"),
-            }
-            mistakes = mistakes.rename(columns=names)
-            st.markdown(f"**{t('nli.learned_mistakes')}**")
-            table(mistakes, t("nli.learned_mistakes"), key="nli_mistakes")
-
-
-def show_checks(card: dict[str, Any]) -> None:
-    """Calibration, alignment hits and the premise swap, when the card has them."""
-    calibration = card.get("calibration") or {}
-    evaluation = card.get("evaluation") or {}
-    alignment, swap = evaluation.get("alignment"), evaluation.get("premise_swap")
-    if not (calibration.get("ece_test") is not None and alignment and swap):
-        return
-    st.markdown(
-        t(
-            "nli.learned_checks",
-            before=f"{calibration['ece_test']:.3f}",
-            after=f"{calibration['ece_test_calibrated']:.3f}",
-            rate=f"{alignment['rate']:.0%}",
-            marked=alignment["marked"],
-            untrained=f"{alignment['untrained_rate']:.0%}",
-            swapped=f"{swap['entailment_swapped']:.0%}",
-            own=f"{swap['entailment_own']:.0%}",
-        )
-    )
-
-
-def show_hard(card: dict[str, Any]) -> None:
-    """The hard set's accuracy per phenomenon, each with why decomposable attention fails it."""
-    rows = hard_rows(card)
-    hard = (card.get("evaluation") or {}).get("hard") or {}
-    if not rows:
-        return
-    st.markdown(f"**{t('nli.hard_heading')}**")
-    test = (card.get("test") or {}).get("accuracy", float("nan"))
-    st.markdown(
-        t("nli.hard_text", pairs=f"{hard['pairs']:,}", accuracy=f"{hard['accuracy']:.0%}",
-          test=f"{test:.0%}")
-    )  # fmt: skip
-    why = nli_data.TAG_KEYS
-    frame = pd.DataFrame(
-        {
-            t("nli.col.tag"): [tag for tag, _, _ in rows],
-            t("nli.col.accuracy"): [f"{accuracy:.0%}" for _, accuracy, _ in rows],
-            t("nli.col.pairs"): [pairs for _, _, pairs in rows],
-            t("nli.col.why"): [t(why[tag]) if tag in why else "" for tag, _, _ in rows],
-        }
-    )
-    table(frame, t("nli.hard_heading"), key="nli_hard")
+    st.caption(t("nli.confusion.caption"))
 
 
 def choose_classifier() -> None:
@@ -569,7 +359,10 @@ def show() -> None:
     choice = choose(model.num_layers)
     links.publish_link(LINK)
     try:
-        pairs, labels, index = pair_inputs()
+        inputs = pair_inputs(trained, path)
+        if inputs is None:
+            return
+        pairs, labels, index = inputs
         with st.spinner(t("model.computing")):
             aligned = result(model, tuple(pairs), choice)
             read = verdicts(trained, path, tuple(pairs)) if trained is not None else None
@@ -579,8 +372,8 @@ def show() -> None:
     show_notes(aligned, index, cut_notes=read is None)
     if read is not None and trained is not None:
         who = path.removeprefix("session:") if path.startswith("session:") else ""
-        show_verdict(read, index, trained, who, model.num_layers)
-        show_models()
+        view_card.show_verdict(read, index, trained, who, model.num_layers)
+        view_card.show_models()
     else:
         st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
     show_alignments(aligned, read, index, choice)
@@ -589,5 +382,5 @@ def show() -> None:
     if len(pairs) > 1:
         show_batch(aligned, read, pairs, labels)
     if trained is not None:
-        show_learned(trained.card)
+        view_card.show_learned(trained.card)
     links.share_panel(LINK, key="nli")

@@ -4,6 +4,8 @@ probabilities, integrated gradients' completeness, the statistics against attnvi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 from scipy.stats import spearmanr
@@ -100,9 +102,7 @@ def test_verdict_is_the_classifiers_logit_of_its_predicted_label(encoder, traine
 
 def test_a_classifier_on_word_rows_reads_no_specials(encoder, trained):
     # The checkpoint's weights read as if trained on the static rows: the wiring, not a verdict.
-    static = nli.Classifier(
-        trained.model, {**trained.card, "embedding": {"source": "static"}}, encoder
-    )
+    static = nli.Classifier(trained.model, replace(trained.card, source="static"), encoder)
     result = compute.token_saliency(encoder, A, B, target="verdict", classifier=static, steps=16)
     _, a, lens_a = static.embed([A])
     _, b, lens_b = static.embed([B])
@@ -119,9 +119,7 @@ def test_verdict_needs_a_classifier_that_reads_the_words(encoder, trained):
         compute.token_saliency(encoder, A, B, target="verdict")
     with pytest.raises(ValueError, match="unknown target"):
         compute.token_saliency(encoder, A, B, target="loss")
-    random = nli.Classifier(
-        trained.model, {**trained.card, "embedding": {"source": "random"}}, encoder
-    )
+    random = nli.Classifier(trained.model, replace(trained.card, source="random"), encoder)
     with pytest.raises(ValueError, match="no gradient reaches them"):
         compute.verdict_forward(random, [3, 3])
 

@@ -20,31 +20,25 @@ def test_a_hidden_state_the_model_has_not_is_refused(hidden_state):
         model_layer(hidden_state, 6)
 
 
-def test_a_cards_values_for_the_side_by_side_table_and_the_hard_rows():
-    from attnviz.lessons.nli.compute import CARD_ROWS, card_values, hard_rows
+def test_a_cards_values_for_the_side_by_side_table():
+    from pathlib import Path
 
-    card = {
-        "data": {"train": {"file": "train.jsonl", "pairs": 7512}},
-        "embedding": {"source": "contextual", "layer": 3},
-        "align": "cosine",
-        "dev_accuracy": 0.8654,
-        "test": {"accuracy": 0.8562},
-        "baseline": {"accuracy": 0.7678},
-        "calibration": {"temperature": 1.5732, "ece_test": 0.0584, "ece_test_calibrated": 0.0366},
-        "evaluation": {
-            "alignment": {"rate": 0.8608, "untrained_rate": 0.8812},
-            "premise_swap": {"entailment_swapped": 0.0032},
-            "hard": {"by_tag": {"number": {"accuracy": 0.48, "pairs": 1351}}},
-        },
-    }
-    values = card_values(card)
+    from attnviz.lessons.nli.compute import CARD_ROWS, card_values
+    from attnviz.nli.card import Card
+
+    v1 = Path(__file__).parents[2] / "data" / "nli_card_v1.json"
+    values = card_values(Card.from_json(v1.read_bytes()))
     assert set(values) == set(CARD_ROWS)
     assert values["pairs"] == "7,512" and values["source"] == "contextual 3"
     assert (values["dev"], values["test"], values["baseline"]) == ("0.865", "0.856", "0.768")
+    assert values["measured"] == "own_test" and values["data"] == "train.jsonl"
     assert values["ece"] == "0.058 → 0.037" and values["temperature"] == "1.573"
     assert values["hits"] == "86.1% (88.1%)" and values["swap"] == "0.3%"
-    assert hard_rows(card) == [("number", 0.48, 1351)]
     # An older card (no align, calibration or evaluation) reads with dashes, not an error.
-    old = card_values({"embedding": {"source": "static", "layer": None}})
+    old = card_values(Card.from_json({
+        "format": "attnviz-nli/1", "labels": ["entailment", "neutral", "contradiction"],
+        "scale": "none", "dropout": 0.2, "sizes": {"d": 384, "hidden": 200},
+        "embedding": {"source": "static", "layer": None},
+    }))  # fmt: skip
     assert old["align"] == "mlp" and old["temperature"] == "–" and old["hits"] == "–"
-    assert old["ece"] == "– → –" and hard_rows({}) == []
+    assert old["ece"] == "– → –" and old["measured"] == ""

@@ -12,6 +12,9 @@ from attnviz import nli
 from attnviz.app import sentences
 from attnviz.encoder import MAX_TOKENS
 from attnviz.lessons.nli import view as nli_view
+from attnviz.lessons.nli import view_batch, view_card
+from attnviz.nli.card import Card
+from attnviz.nli.checkpoint import DATA_DIR as DATA
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode
 
@@ -120,14 +123,15 @@ def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
     assert verdict.value == nli.LABELS[int(probabilities.argmax())]
     bars = chart(at, "nli_verdict")["data"][0]
     np.testing.assert_allclose(decode(bars["x"]), probabilities.numpy(), rtol=1e-5)
-    card = nli_view.card_text(trained.card, 6)
-    assert f"{trained.card['test']['accuracy']:.3f}" in card
-    # The card records hidden state 3 (nli_train's --layer 3): the model page's layer 2.
-    assert trained.card["embedding"]["layer"] == 3
-    assert "MiniLM layer 2's contextual output" in card
+    card = view_card.card_text(trained.card, 6)
+    name, scores = trained.card.headline
+    assert name == "snli_test" and f"**{scores.accuracy:.3f}** on SNLI's test set" in card
+    assert f"{scores.pairs:,} pairs" in card and f"**{scores.baseline:.3f}**" in card
+    assert view_card.source_name(trained.card, 6) in card
     assert any(card in str(m.value) for m in at.markdown)
     captions = " ".join(str(c.value) for c in at.caption)
     assert "SNLI and MultiNLI, each sentence encoded alone as this page encodes them" in captions
+    assert "both sentences describe the same scene" in captions
     read = trained.read([("I do need sleep", "I am tired")])
     np.testing.assert_allclose(
         z_of(at, "nli_trained_weights"), read.alignment.weights_alpha[0], rtol=1e-4, atol=1e-6
@@ -142,8 +146,11 @@ def test_the_textbooks_pair_is_entailment_with_tired_aligned_to_sleep(trained):
     verdict = next(m for m in at.metric if m.label == "Verdict")
     assert verdict.value == "entailment"
     captions = " ".join(str(c.value) for c in at.caption)
-    assert "The verdict of the shipped model" in captions
-    assert f"calibrated on dev (temperature {trained.temperature:.2f})" in captions
+    assert "The verdict of the shipped model, trained on pairs people wrote for SNLI" in captions
+    assert (
+        "calibrated on held-out SNLI and MultiNLI dev pairs "
+        f"(temperature {trained.temperature:.2f})" in captions
+    )
     weights = z_of(at, "nli_trained_weights")  # hypothesis rows, premise columns
     figure = chart(at, "nli_trained_weights")
     rows, cols = figure["layout"]["yaxis"]["ticktext"], figure["layout"]["xaxis"]["ticktext"]
@@ -299,8 +306,53 @@ def test_nli_layers_are_numbered_as_on_the_model_page(encoder):
      (-7, "embedding output"), (0, "embedding output"), (None, "MiniLM layer 5's")],
 )  # fmt: skip
 def test_the_cards_hidden_state_is_named_in_the_model_pages_numbering(layer, name):
-    card = {"embedding": {"source": "contextual", "layer": layer}}
-    assert name in nli_view.card_text(card, 6)
-    assert "MiniLM's embedding output (before layer 0)" not in nli_view.card_text(
-        {"embedding": {"source": "static", "layer": None}}, 6
-    )
+    assert name in view_card.card_text(card_of("contextual", layer), 6)
+    static = view_card.card_text(card_of("static", None), 6)
+    assert "MiniLM's embedding output (before layer 0)" not in static
+
+
+def card_of(source: str, layer: int | None) -> Card:
+    return Card.from_json({
+        "format": "attnviz-nli/1", "labels": list(nli.LABELS), "scale": "none", "dropout": 0.2,
+        "sizes": {"d": 384, "hidden": 200}, "embedding": {"source": source, "layer": layer},
+    })  # fmt: skip
+
+
+def own_pairs(count: int) -> list[dict[str, str]]:
+    """`count` of attnviz's own labelled pairs (test split, then dev), as SNLI's JSONL rows."""
+    rows = []
+    for name in ("test.jsonl", "dev.jsonl"):
+        rows += [json.loads(line) for line in (DATA / name).read_text().splitlines()]
+    return rows[:count]
+
+
+def test_a_scored_file_gives_accuracy_charts_and_the_wrong_pairs(trained):
+    rows = own_pairs(1_000)
+    data = "\n".join(json.dumps(row) for row in rows).encode()
+    at = open_page(NLI)
+    at.get("button_group")[0].set_value("file").run()
+    assert "Upload a file to score every pair" in texts_of(at)
+    at.file_uploader(key=view_batch.UPLOAD).set_value(("dev.jsonl", data, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    pairs = [(row["sentence1"], row["sentence2"]) for row in rows]
+    gold = torch.tensor([nli.LABELS.index(row["gold_label"]) for row in rows])
+    predicted = trained.predict(pairs).argmax(-1)
+    right = predicted == gold
+    accuracy = next(m for m in at.metric if m.label == "Accuracy on the labelled pairs")
+    assert accuracy.value == f"{float(right.float().mean()):.1%}"
+    shares = z_of(at, "nli_score_confusion")
+    np.testing.assert_allclose(shares.sum(axis=1), np.ones(3), rtol=1e-6)
+    per_label = chart(at, "nli_score_labels")["data"][0]
+    for k in range(3):
+        assert decode(per_label["y"])[k] == pytest.approx(float(right[gold == k].float().mean()))
+    wrong = at.dataframe(key=view_batch.WRONG).value
+    assert list(wrong["pair"]) == (~right).nonzero().flatten().tolist()
+    assert set(wrong["gold label"]) <= set(nli.LABELS) and "verdict" in wrong.columns[:4]
+    # the first wrong pair is shown below with its verdict
+    first = int(wrong["pair"].iloc[0])
+    verdict = next(m for m in at.metric if m.label == "Verdict")
+    assert verdict.value == nli.LABELS[int(predicted[first])]
+    at.pills(key=view_batch.GOLD).set_value(["neutral"]).run()
+    neutral = at.dataframe(key=view_batch.WRONG).value
+    assert set(neutral["gold label"]) == {"neutral"}
+    assert len(neutral) == int(((~right) & (gold == 1)).sum())

@@ -139,9 +139,7 @@ def test_an_uploaded_file_is_split_and_a_saved_model_loads_again(tmp_path):
     at.file_uploader(key=view.UPLOAD).set_value(("mine.jsonl", data, "text/plain")).run()
     said = " ".join(str(s.value) for s in at.success).replace("\\", "")
     assert "mine.jsonl: 30 labelled pairs read (0 without a label skipped)" in said
-    from attnviz.nli.checkpoint import DEFAULT_CHECKPOINT, card_path
-
-    weights, card = DEFAULT_CHECKPOINT.read_bytes(), card_path(DEFAULT_CHECKPOINT).read_bytes()
+    weights, card = saved_model()
     at.file_uploader(key="train_reupload_weights").set_value(
         ("saved.safetensors", weights, "x")
     ).run()
@@ -151,3 +149,38 @@ def test_an_uploaded_file_is_split_and_a_saved_model_loads_again(tmp_path):
     assert "saved" in at.session_state[jobs.SESSION_MODELS]
     at.file_uploader(key="train_reupload_card").set_value(("bad.json", b"{}", "x")).run()
     assert "not an attnviz NLI checkpoint" in texts_of(at)
+
+
+def saved_model() -> tuple[bytes, bytes]:
+    """A small model's weights and card, as the page's download buttons give them."""
+    from attnviz.encoder import load_encoder
+    from attnviz.nli import checkpoint, training
+
+    config = training.TrainConfig(hidden=8)
+    model = training.model_for(config, 384)
+    history = training.History(loss=[1.0], train_accuracy=[0.5], dev_accuracy=[0.5])
+    return checkpoint.to_bytes(model, training.card(config, load_encoder(), history, {}, None))
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("snli_test.csv", "gold_label,sentence1,sentence2\n{rows}"),
+        ("mnli_dev.txt", "index\tpremise\thypothesis\tgold_label\n{rows}"),
+    ],
+)
+def test_a_real_sets_own_format_is_read_for_training(name, data):
+    """SNLI's test CSV and the MultiNLI dev file HANS ships, in their own columns."""
+    separator = "," if name.endswith(".csv") else "\t"
+    rows = [
+        separator.join([g, f"{p} ({i})", h] if separator == "," else [str(i), f"{p} ({i})", h, g])
+        for i in range(5)
+        for p, h, g in TINY
+    ]
+    at = open_page(TRAIN)
+    at.get("button_group")[0].set_value("upload").run()
+    text = data.format(rows="\n".join(rows)).encode()
+    at.file_uploader(key=view.UPLOAD).set_value((name, text, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(s.value) for s in at.success).replace("\\", "")
+    assert f"{name}: 30 labelled pairs read" in said
