@@ -114,8 +114,8 @@ def accuracy(classifier) -> None:
     if card.real is not None:
         found = card.real.snli_test
         print(f"  the card's SNLI test ({found.pairs} pairs, scored once by the trainer): "
-              f"{found.accuracy:.3f}, hypothesis only {found.baseline}, "
-              f"ECE {found.ece}")  # fmt: skip
+              f"{found.accuracy:.3f}, hypothesis only {found.baseline or float('nan'):.3f}, "
+              f"ECE {found.ece or float('nan'):.3f}")  # fmt: skip
     print("  confusion (gold rows, predicted columns, in LABELS order):")
     print("  " + json.dumps(nli_checkpoint.confusion(gold, predicted)))
 

@@ -47,8 +47,11 @@ def test_no_full_garbage_collection_after_every_script_run():
 
 
 def test_upload_limit_is_small_and_fits_what_the_app_reads():
+    from attnviz.nli.batch import MAX_SCORE_BYTES
+
     upload = CONFIG["server"]["maxUploadSize"] * MIB
-    assert upload <= 10 * MIB  # a few MB: a matrix or a state file, nothing more
+    # The largest file the app reads, an NLI evaluation file, and nothing more.
+    assert upload == MAX_SCORE_BYTES
     # Every file the app accepts up to its own limit gets through Streamlit's.
     assert upload >= parsing.MAX_FILE_BYTES
     assert upload >= links.STATE_FILE_LIMIT

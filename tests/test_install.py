@@ -266,6 +266,9 @@ def test_the_nli_notebook_draws_the_shipped_classifiers_alignment(executed, enco
     assert list(probabilities) == list(LABELS)
     np.testing.assert_allclose([float(p) for p in probabilities.values()],
                                read.probabilities[0], rtol=1e-5)  # fmt: skip
+    cells = executed["nli_alignment"]["cells"]
+    card = next("".join(o["data"]["text/plain"]) for o in cells[4]["outputs"] if "data" in o)
+    assert "'data': 'snli_test'" in card and "'pairs': 9824" in card
 
 
 def test_the_model_notebook_draws_the_models_own_attentions(executed, encoder):

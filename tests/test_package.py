@@ -74,7 +74,7 @@ def test_streamlit_reads_every_setting_from_the_command_in_another_folder(tmp_pa
     # The three the issue names: the sidebar, the collector after each run, the upload limit.
     assert read["client.showSidebarNavigation"] is False
     assert read["runner.postScriptGC"] is False
-    assert read["server.maxUploadSize"] == 8
+    assert read["server.maxUploadSize"] == 16
 
 
 def test_the_app_environment_never_fetches_a_model():

@@ -205,7 +205,7 @@ def tune(
             optimizer.step()
             step, seen, loss_sum = step + 1, seen + len(batch), loss_sum + loss.item() * len(batch)
             if progress:
-                progress("train", step, total)
+                progress("train", step * config.batch_size, total * config.batch_size)
             if step % every == 0 or step == total:
                 score = _accuracy(model, select, store, config.premise_blind)
                 history.steps.append(step)

@@ -140,7 +140,7 @@ EN: dict[str, str] = {
         "pairs that include SNLI and MultiNLI, each sentence encoded alone as this page encodes "
         "them, so its embeddings already carry some of the signal this model learns."
     ),
-    "nli.trained_heading": "Trained: the alignment the model learned",
+    "nli.trained_heading": "Trained: the alignment the model attends with",
     "nli.untrained_heading": "Untrained: the sidebar's F and scale",
     "nli.compare_trained": "The trained model's G per token and its aggregated v_A, v_B (H reads these).",
     "nli.untrained_compare_heading": "The same steps with untrained, seeded layers",
@@ -241,7 +241,7 @@ EN: dict[str, str] = {
     "nli.score.per_length": "Accuracy per hypothesis length",
     "nli.score.words": "hypothesis words",
     "nli.score.accuracy": "accuracy",
-    "nli.score.bar": "{accuracy} ({pairs})",
+    "nli.score.bar": "{accuracy}<br>({pairs})",
     "nli.score.wrong": "Pairs it gets wrong ({count})",
     "nli.score.filter": "Gold label",
     "nli.score.click": "Click a row to see that pair's verdict and alignment below.",
@@ -294,6 +294,10 @@ EN: dict[str, str] = {
         " not a benchmark): {accuracy}; per gold label {per_label}."
     ),
     "nli.cards.measured": "measured on",
+    "nli.card.attend_minilm": (
+        "Its attend step scores {source}, untouched by the fine-tuning: the alignment it "
+        "shows is MiniLM's own similarity, sharpened."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -430,7 +434,7 @@ KO: dict[str, str] = {
         "대조 손실), 그때 이 페이지처럼 각 문장을 따로 인코딩했습니다. 그래서 그 임베딩에는 이 "
         "모델이 배우는 신호가 이미 일부 들어 있습니다."
     ),
-    "nli.trained_heading": "학습함: 모델이 배운 정렬",
+    "nli.trained_heading": "학습함: 모델이 쓰는 정렬",
     "nli.untrained_heading": "학습하지 않음: 사이드바의 F와 스케일",
     "nli.compare_trained": "학습한 모델의 토큰별 G와 집계한 v_A, v_B (H가 이것을 읽습니다).",
     "nli.untrained_compare_heading": "학습하지 않은, 시드로 고정한 층으로 본 같은 단계",
@@ -522,7 +526,7 @@ KO: dict[str, str] = {
     "nli.score.per_length": "가설 길이별 정확도",
     "nli.score.words": "가설 단어 수",
     "nli.score.accuracy": "정확도",
-    "nli.score.bar": "{accuracy} ({pairs})",
+    "nli.score.bar": "{accuracy}<br>({pairs})",
     "nli.score.wrong": "모델이 틀린 쌍({count}개)",
     "nli.score.filter": "정답 레이블",
     "nli.score.click": "행을 누르면 아래에 그 쌍의 판정과 정렬이 나옵니다.",
@@ -565,4 +569,7 @@ KO: dict[str, str] = {
         " 정답 레이블별로 {per_label}."
     ),
     "nli.cards.measured": "측정한 데이터",
+    "nli.card.attend_minilm": (
+        "attend 단계는 미세 조정하지 않은 {source}로 점수를 매깁니다. 그래서 보이는 정렬은 MiniLM 자체의 유사도를 날카롭게 만든 것입니다."
+    ),
 }

@@ -12,14 +12,14 @@ from attnviz.encoder import load_encoder
 from attnviz.nli import checkpoint
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_model_pages_browser import no_exception
-from tests.e2e.test_playground_browser import wait_idle, wait_until
+from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 ROWS = 35  # Streamlit's data grid: rows and header of 35 px
 # Every heatmap's column tokens: the trained alignment's are the pair on view.
 COLUMNS = (
     "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
     ".filter(d => (d.data || []).length && d.data[0].type === 'heatmap')"
-    ".map(d => Array.from(d.data[0].x || []).join(' '))"
+    ".map(d => Array.from((d.layout.xaxis || {}).ticktext || []).join(' '))"
 )
 
 
@@ -40,9 +40,11 @@ def test_a_click_on_a_wrong_pair_shows_its_alignment(app_url, page, tmp_path):
     path, pairs, wrong = scored_file(tmp_path)
     assert len(wrong) >= 2
     page.goto(f"{app_url}/NLI_alignment")
-    page.get_by_role("button", name="Score a file").click()
-    wait_idle(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    wait_for_charts(page, 7)
+    page.get_by_role("radio", name="Score a file").click()
+    upload = page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".jsonl"]')
+    upload.wait_for(state="attached", timeout=30_000)
+    upload.set_input_files(str(path))
     page.get_by_text("Pairs it gets wrong").wait_for(timeout=120_000)
     wait_idle(page)
     assert no_exception(page)
@@ -57,6 +59,7 @@ def test_a_click_on_a_wrong_pair_shows_its_alignment(app_url, page, tmp_path):
         assert "verdict" in headers or grid.get_attribute("data-testid") == "stDataFrame"
     page.screenshot(path=str(SCREENSHOTS / "nli_file.png"), full_page=True)
     second = pairs[wrong[1]]
+    grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + 12, box["y"] + ROWS * 1.5 + ROWS)  # the second row's marker

@@ -255,9 +255,12 @@ def verdict_figure(probabilities: torch.Tensor, text: Catalogue) -> go.Figure:
     return go.Figure(data=[bar], layout=layout)
 
 
-def confusion_figure(table: list[list[int]], title: str, text: Catalogue) -> go.Figure:
+def confusion_figure(
+    table: list[list[int]], title: str, text: Catalogue, across: float = 1
+) -> go.Figure:
     """A confusion matrix: gold labels down, predictions across; colour and number are the same
-    quantity, each row's share (a row sums to 1), the count on hover."""
+    quantity, each row's share (a row sums to 1), the count on hover. `across`: the charts the
+    page sets side by side (its share of the column)."""
     counts = torch.tensor(table, dtype=torch.float64)  # (3, 3)
     shares = counts / counts.sum(dim=1, keepdim=True).clamp_min(1)
     names = [text(LABEL_KEYS[label]) for label in LABELS]
@@ -274,6 +277,7 @@ def confusion_figure(table: list[list[int]], title: str, text: Catalogue) -> go.
         x_title=text("nli.confusion.predicted"),
         hover={text("nli.confusion.share"): shares, text("nli.confusion.count"): counts},
         height=340,
+        across=across,
     )
 
 
@@ -294,11 +298,12 @@ def accuracy_bars(
     ]
     bar = go.Bar(
         x=names, y=values, text=written, textposition="outside", marker_color="#4c78a8",
-        cliponaxis=False, hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+        cliponaxis=False, constraintext="none", textfont={"size": FONT_SIZE - 2},
+        hovertemplate="%{x}: %{y:.4f}<extra></extra>",
     )  # fmt: skip
-    layout = style_layout(title, height=300, background="white")
-    layout["yaxis"] = {"range": [0, 1.15], "title": escape_label(text("nli.score.accuracy")),
+    layout = style_layout(title, height=250, background="white")
+    layout["yaxis"] = {"range": [0, 1.3], "title": escape_label(text("nli.score.accuracy")),
                        "tickvals": [0, 0.25, 0.5, 0.75, 1.0], "automargin": True}  # fmt: skip
     layout["xaxis"] = {"title": escape_label(axis), "automargin": True, "type": "category"}
-    layout["margin"] |= {"l": 70, "b": 70}
+    layout["margin"] |= {"l": 70, "b": 60}
     return go.Figure(data=[bar], layout=layout)

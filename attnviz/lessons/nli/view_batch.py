@@ -17,7 +17,7 @@ import torch
 
 from attnviz.app.cache import Kept
 from attnviz.app.feedback import markdown_literal
-from attnviz.app.plot import download_csv, pick_table, plot_row
+from attnviz.app.plot import download_csv, pick_table, plot
 from attnviz.app.turns import Turns
 from attnviz.errors import InputError
 from attnviz.i18n import catalogue, t
@@ -108,19 +108,15 @@ def show_report(scoring: batch.ScoringFile, found: batch.Report | None) -> None:
     text = catalogue()
     labels = [text(LABEL_KEYS[label]) for label in LABELS]
     lengths = [f"{lo}–{hi}" if hi else f"{lo}+" for lo, hi in batch.LENGTH_BINS]
-    plot_row(
-        {
-            "nli_score_confusion": figures.confusion_figure(
-                found.confusion, t("nli.batch_confusion"), text
-            ),
-            "nli_score_labels": figures.accuracy_bars(
-                labels, found.per_label, t("nli.score.per_label"), t("nli.confusion.gold"), text
-            ),
-            "nli_score_lengths": figures.accuracy_bars(
-                lengths, found.per_length, t("nli.score.per_length"), t("nli.score.words"), text
-            ),
-        }
-    )
+    left, right = st.columns(2)
+    with left:
+        confusion = figures.confusion_figure(found.confusion, t("nli.batch_confusion"), text, 2)
+        plot(confusion, "nli_score_confusion")
+    with right:  # the two bar charts one above the other, each half the page wide
+        plot(figures.accuracy_bars(labels, found.per_label, t("nli.score.per_label"),
+                                   t("nli.confusion.gold"), text), "nli_score_labels")  # fmt: skip
+        plot(figures.accuracy_bars(lengths, found.per_length, t("nli.score.per_length"),
+                                   t("nli.score.words"), text), "nli_score_lengths")  # fmt: skip
     st.caption(t("nli.confusion.caption"))
 
 

@@ -60,6 +60,8 @@ def card_text(card: Card, num_layers: int) -> str:
     accuracy named with the data it was measured on."""
     text = t("nli.card.text", hidden=card.hidden, data=_trained_on(card),
              source=source_name(card, num_layers))  # fmt: skip
+    if card.attend == "minilm" and card.layer is not None:
+        text += " " + t("nli.card.attend_minilm", source=output_name(card.layer, num_layers))
     headline = card.headline
     if headline is None:
         return text
