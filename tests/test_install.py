@@ -166,7 +166,7 @@ def test_attnviz_run_serves_the_app_with_its_settings_from_another_folder(venv, 
         limits = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]')
         limits.first.wait_for(state="attached", timeout=60_000)
         # Streamlit writes the server's upload limit under each uploader (its default: 200MB).
-        assert all("8MB per file" in (text or "") for text in limits.all_text_contents())
+        assert all("16MB per file" in (text or "") for text in limits.all_text_contents())
         assert page.locator('[data-testid="stSidebarNav"]').count() == 0  # Streamlit's own list
         links = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]')
         assert links.count() == len(lessons())  # attnviz's own, translated

@@ -370,7 +370,7 @@ def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
         st.info(t("across.saliency.needs_b"))
         return
     trained, name = classifier() if model.shipped else (None, model.name)
-    usable = trained is not None and trained.source in ("contextual", "static")
+    usable = trained is not None and trained.source in ("contextual", "static", "tuned")
     target, baseline, steps = choose_saliency(usable, causal)
     if st.session_state.get(TARGET.key) == "verdict" and not usable:
         st.info(t("across.saliency.no_classifier", detail=name))

@@ -79,7 +79,7 @@ def test_the_sample_fills_the_box_and_reads_at_most_4096_tokens(smol: Encoder) -
 def test_the_next_readings_wait_their_turn(smol: Encoder) -> None:
     long_store.clear()
     places: list[int] = []
-    with long_store._running:  # another session's reading is running
+    with long_store._turns._running:  # another session's reading is running
         import threading
 
         done: list[object] = []
