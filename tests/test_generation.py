@@ -62,6 +62,23 @@ def test_sampling_is_seeded_and_filtered(smol: Encoder) -> None:
         assert step.token_id in [i for i, _, _ in step.top[:5]]
 
 
+def test_each_step_keeps_its_tokens_probability(tiny: dict[str, Path]) -> None:
+    """The drawn token's probability under the temperature, even when it is not among the 10
+    most probable (the page's caption reads it: 0.0% was a token outside the top list)."""
+    encoder = Encoder(tiny["gpt2"])
+    text = " ".join(families.corpus()[:2])
+    made = generation.generate(encoder, text, max_new_tokens=6, temperature=3.0, seed=1)
+    outside = 0
+    for i, step in enumerate(made.steps):
+        ids = torch.tensor([made.prompt_ids + made.ids[:i]])
+        with torch.inference_mode():
+            logits = encoder.model(input_ids=ids).logits[0, -1].float()
+        probs = torch.softmax(logits / 3.0, dim=-1)
+        assert step.probability == pytest.approx(float(probs[step.token_id]), rel=1e-4)
+        outside += step.token_id not in [i for i, _, _ in step.top]
+    assert outside > 0  # the check above covered a token outside the top list
+
+
 def test_each_token_is_handed_over_as_it_comes(smol: Encoder) -> None:
     """What the page keeps for its Stop button: the text so far after every token, final."""
     seen: list[generation.Generation] = []

@@ -7,8 +7,9 @@ read from an eager forward that feeds one token at a time through the key/value 
 greedy (`temperature=0`, the argmax, as transformers' `generate(do_sample=False)`) or sampled
 from softmax(logits / temperature) after an optional top-k filter, with a seeded generator, so a
 seed repeats its text. It stops at the model's end tokens or after `max_new_tokens`. Step i
-keeps the (layers, heads, prompt + i) row that predicted token i, the 10 most probable tokens
-at that position (before any top-k filter) and the cache's size after it.
+keeps the (layers, heads, prompt + i) row that predicted token i, the token's probability, the
+10 most probable tokens at that position (both before any top-k filter) and the cache's size
+after it.
 
 Old-path alias: `attnviz.generation`.
 """
@@ -37,6 +38,7 @@ class Step:
 
     token_id: int
     token: str  # the piece as the tokenizer writes it
+    probability: float  # the token's, under the temperature (before top-k), top list or not
     attention: torch.Tensor  # (L, H, prompt + i) float32: the predicting position's row
     top: list[tuple[int, str, float]]  # (id, piece, probability), the most probable first
     cache_bytes: int  # the key/value cache after this step's forward, every layer
@@ -137,6 +139,7 @@ def generate(
                 Step(
                     token_id=token,
                     token=str(pieces(token)),
+                    probability=float(probs[token]),
                     attention=row,
                     top=[
                         (int(i), str(n), float(p))

@@ -19,6 +19,7 @@ from attnviz.app.state import init_state
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.model import next_token_bars
 from attnviz.i18n import catalogue, t
+from attnviz.lessons.generation.compute import probability_text
 from attnviz.lessons.generation.figures import (
     cache_figure,
     head_logits_figure,
@@ -176,7 +177,7 @@ def show_result(model: Encoder, made: Generation) -> None:
             token=markdown_literal(new_labels[step - 1]),
             position=len(keys) - 1,
             previous=markdown_literal(keys[-1]),
-            prob=f"{next((p for i, _, p in chosen.top if i == chosen.token_id), 0.0):.1%}",
+            prob=probability_text(chosen.probability),
         )
     )
     left, right = st.columns([3, 2])

@@ -11,6 +11,7 @@ from attnviz.app.model import MODEL
 from attnviz.encoder import Encoder
 from attnviz.figures.labels import escape_label
 from attnviz.lessons.generation import view as gen_view
+from attnviz.lessons.generation.compute import probability_text
 from attnviz.transformer import lens
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode
@@ -39,6 +40,8 @@ def test_generated_steps_equal_the_backend(smol: Encoder) -> None:
     at.selectbox(key=gen_view.LAYER.key).set_value(14).run()
     at.selectbox(key=gen_view.HEAD.key).set_value(3).run()
     step = made.steps[3]
+    note = next(c.value for c in at.caption if c.value.startswith("Step 4:"))
+    assert note.endswith(f"which had probability {probability_text(step.probability)}.")
     np.testing.assert_allclose(z_of(at, "generation_row")[0], step.attention[14, 3], atol=1e-5)
     bars = chart(at, "generation_top")["data"][0]
     np.testing.assert_allclose(bars["x"], [p for _, _, p in step.top], atol=1e-6)

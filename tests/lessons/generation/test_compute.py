@@ -1,0 +1,34 @@
+"""The generation lesson's numbers as the page writes them: a token's probability with three
+significant digits, in scientific notation under 0.1%, never rounded away to 0.0%."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnviz.lessons.generation.compute import probability_text
+
+
+@pytest.mark.parametrize(
+    ("probability", "shown"),
+    [
+        (1.0e-5, "1.00e-5"),
+        (2.346e-7, "2.35e-7"),
+        (0.00099949, "9.99e-4"),
+        (0.001, "0.100%"),
+        (0.00099996, "0.100%"),
+        (0.0123456, "1.23%"),
+        (0.5, "50.0%"),
+        (0.98765, "98.8%"),
+        (1.0, "100%"),
+        (0.0, "0%"),
+    ],
+)
+def test_a_probability_keeps_three_significant_digits(probability: float, shown: str) -> None:
+    assert probability_text(probability) == shown
+
+
+def test_a_small_probability_reads_back_within_its_digits() -> None:
+    for probability in (3.21e-9, 4.56e-6, 7.89e-4, 1.5e-3, 0.0421):
+        text = probability_text(probability)
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        assert value == pytest.approx(probability, rel=5e-3), text
