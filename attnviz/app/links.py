@@ -34,12 +34,17 @@ PRESENT = bool_control("present", "present")
 STATE_FILE_LIMIT = 2_000_000  # bytes of a state file
 VIA = "via"  # a one-shot mark on a link `open_page` made: the page reads it even if seen before
 OPENED = "links_opened"  # the marks read in this session
+# Texts as a link or a state file set them (state key -> text): until a person changes one, it
+# is not typed text, and a link too short for it is not worth a note (a head's matrices that the
+# model page's link brought to the Playground).
+ARRIVED = "links_arrived"
 
 
 def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]:
     """Set the session state from `raw` (name -> text, a setting's old name too); the names
     whose values were refused."""
     bad = []
+    arrived = dict(st.session_state.get(ARRIVED, {}))
     for param in params:
         name, convert = param.name, None
         if name not in raw and param.old_name is not None and param.old_name[0] in raw:
@@ -51,6 +56,10 @@ def apply_values(params: Sequence[Control], raw: Mapping[str, Any]) -> list[str]
             st.session_state[param.key] = param.parse(text)
         except (ValueError, TypeError):
             bad.append(name)
+            continue
+        if param.kind == "text":
+            arrived[param.key] = st.session_state[param.key]
+    st.session_state[ARRIVED] = arrived
     return bad
 
 
@@ -131,22 +140,35 @@ def current_values(
     return values
 
 
+def typed_left_out(
+    params: Sequence[Control], state: Mapping[Any, Any], values: Mapping[str, str]
+) -> tuple[int, int] | None:
+    """(characters, the link's limit for it) of the longest typed text that `values`, the
+    link, leaves out; None when there is none. Texts that never go in a link (`max_chars` 0:
+    the model page's edit, its long input) and texts as a link or a state file brought them
+    are not typed."""
+    arrived = state.get(ARRIVED, {})
+    longest: tuple[int, int] | None = None
+    for param in params:
+        text = state.get(param.key)
+        if param.kind != "text" or param.max_chars == 0 or param.name in values or not text:
+            continue
+        limit = min(URL_TEXT_LIMIT, param.max_chars)
+        typed = text != param.default and text != arrived.get(param.key)
+        if typed and len(text) > limit and (longest is None or len(text) > longest[0]):
+            longest = (len(text), limit)
+    return longest
+
+
 def publish_link(params: Sequence[Control]) -> None:
     """Write the current settings into the URL, so the address bar opens the same view."""
     values = current_values((PRESENT, *params), st.session_state)
     lang = get_language()
     if lang != DEFAULT_LANGUAGE:
         values = {LANG_PARAM: lang, **values}
-    long_texts = [
-        p
-        for p in params
-        if p.kind == "text"
-        and p.name not in values
-        and len(str(st.session_state.get(p.key) or "")) > p.max_chars
-    ]
-    if long_texts:
-        chars = max(len(str(st.session_state.get(p.key) or "")) for p in long_texts)
-        st.caption(t("links.too_long", chars=chars, limit=long_texts[0].max_chars))
+    left_out = typed_left_out(params, st.session_state, values)
+    if left_out is not None:
+        st.caption(t("links.too_long", chars=left_out[0], limit=left_out[1]))
     if st.query_params.to_dict() != values:
         st.query_params.from_dict(values)
 

@@ -105,3 +105,31 @@ def test_an_edit_naming_no_head_is_refused(encoder: Encoder, edit_at: str) -> No
     at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     assert "The edit names no head of this model" in said(at)
+
+
+LINK_NOTE = "Some typed text is too long for a link ("
+
+
+def link_notes(at) -> list[str]:  # type: ignore[no-untyped-def]
+    """The page's notes that some text is too long for its link."""
+    return [c.value for c in at.caption if LINK_NOTE in c.value]
+
+
+def test_the_round_trip_says_only_typed_text_is_too_long_for_a_link(encoder: Encoder) -> None:
+    at = open_page(PAGE)
+    _open_head(at, 2, 5)
+    assert not link_notes(at)  # the head's matrices came by the model page's link, untyped
+    rows = len(encoder.encode(model_view._A, model_view._B).tokens)
+    typed = "\n".join(["0 " * 64] * rows)
+    at.text_area(key="qkv_text_values").input(typed).run()
+    assert link_notes(at) == [
+        f"Some typed text is too long for a link ({len(typed)} characters, at most 600): a "
+        "copied link keeps the other settings. Save the state as a file (Share, below) to pass "
+        "it on."
+    ]
+    _back(at)
+    assert at.session_state[model_view.EDIT.key]  # the edit never goes in a link: no note
+    assert not link_notes(at)
+    sentence = "I do need sleep " * 50
+    at.text_area(key=model_view.SENTENCE_A.key).input(sentence).run(timeout=120)
+    assert [n for n in link_notes(at) if f"({len(sentence)} characters, at most 600)" in n]
