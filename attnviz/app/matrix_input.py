@@ -233,8 +233,11 @@ def _typed_group(shown: tuple[str, ...]) -> dict[str, torch.Tensor] | None:
     return tensors if len(tensors) == len(shown) else None
 
 
-def qkv_input(on_preset: OnPreset | None = None, reset_keys: tuple[str, ...] = ()) -> QKV | None:
-    """The matrix-input group: presets, text / grid, upload or seeded random Q, K, V.
+def qkv_input(
+    on_preset: OnPreset | None = None, reset_keys: tuple[str, ...] = (), *, presets: bool = True
+) -> QKV | None:
+    """The matrix-input group: presets (unless `presets` is False), text / grid, upload or
+    seeded random Q, K, V.
 
     None when what was typed does not parse: the error is shown under that matrix and the
     text stays as typed. `on_preset` runs when a preset is loaded (or the inputs reset); the
@@ -251,7 +254,7 @@ def qkv_input(on_preset: OnPreset | None = None, reset_keys: tuple[str, ...] = (
         else:
             if source == "upload":
                 _upload_group(shown)
-            else:
+            elif presets:
                 _preset_row(on_preset)
             tensors = _typed_group(shown)
             if tensors is None:

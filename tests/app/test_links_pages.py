@@ -354,6 +354,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "sigma": "2",
         "preset": "textbook", "self": "1", "Q": "1, 2", "K": "1, 0", "V": "3",
         "back": "pages/8_Model_attention.py?layer=2&edit_at=2.3",
+        "tokens": '[["a", "b"], ["c", "d"]]',
     },
     NLI: {
         "mode": "batch", "preset": "neutral", "premise": "A cat sleeps.", "hypothesis": "It rests.",

@@ -126,6 +126,7 @@ PLAYGROUND = "pages/1_Playground.py"
 # The Playground's link names for what the neuron view hands it besides the matrices (its own
 # controls: tests/lessons/model/test_round_trip.py reads them back there).
 PLAYGROUND_SCORE, PLAYGROUND_CAUSAL, PLAYGROUND_BACK = "score", "causal", "back"
+PLAYGROUND_TOKENS = "tokens"  # [query tokens, key tokens] as JSON: the Playground's axis labels
 
 
 @dataclass(frozen=True)
@@ -406,9 +407,13 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     st.caption(t("model.grid_click", layer=choice.layer, head=choice.head))
 
 
-def playground_link(vectors: HeadVectors, causal: bool, layer: int, head: int) -> dict[str, str]:
-    """The Playground's link for this head: its Q, K and V (the first MAX_ROWS rows), the
-    scoring and mask the model used, and the way back here (this page's link, on this head)."""
+def playground_link(
+    vectors: HeadVectors, causal: bool, at: tuple[int, int], tokens: tuple[list[str], list[str]]
+) -> dict[str, str]:
+    """The Playground's link for head `at` (layer, head): its Q, K and V (the first MAX_ROWS
+    rows) with their tokens, the scoring and mask the model used, and the way back here (this
+    page's link, on this head)."""
+    layer, head = at
     here = links.current_values([c for c in LINK if c is not EDIT], st.session_state, limit=None)
     back = {**here, VIEW.name: "neuron", EDIT_AT.name: f"{layer}.{head}"}
     matrices = {"queries": vectors.queries, "keys": vectors.keys, "values": vectors.values}
@@ -419,6 +424,7 @@ def playground_link(vectors: HeadVectors, causal: bool, layer: int, head: int) -
         PLAYGROUND_SCORE: "dot" if vectors.scale == 1.0 else "scaled_dot",
         PLAYGROUND_CAUSAL: "1" if causal else "0",
         PLAYGROUND_BACK: f"{LESSON.script}?{urlencode(back)}",
+        PLAYGROUND_TOKENS: json.dumps([tokens[0][:MAX_ROWS], tokens[1][:MAX_ROWS]]),
     }
 
 
@@ -446,7 +452,8 @@ def show_neuron(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
         help=t("model.neuron.playground.help", limit=MAX_ROWS),
         icon=":material/open_in_new:",
     ):
-        links.open_page(PLAYGROUND, playground_link(vectors, causal, choice.layer, choice.head))
+        at = (choice.layer, choice.head)
+        links.open_page(PLAYGROUND, playground_link(vectors, causal, at, (rows, cols)))
 
 
 def neuron_query(encoded: Encoded, rows: list[str], choice: ModelChoice) -> int:

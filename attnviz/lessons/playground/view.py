@@ -3,7 +3,9 @@ as a heatmap (click a cell to inspect it), one query's breakdown, the formulas, 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -56,6 +58,9 @@ SHOW_MASKED = controls.bool_control("shown", "mask_show_values", default=True)
 # Model attention page's neuron view sends a head here and takes the output back.
 BACK = controls.text_control("back", "pg_back", "", max_chars=4000)
 BACK_EDIT, BACK_AT = "edit", "edit_at"  # the names that page reads the edit and its head by
+# The head's query and key tokens, [[...], [...]] as JSON: the axes' labels while the matrices
+# keep the head's shape.
+TOKENS = controls.text_control("tokens", "pg_tokens", "", max_chars=4000)
 QUERY_CONTROL = controls.int_control("q", QUERY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
 KEY_CONTROL = controls.int_control("k", KEY, 0, 0, inputs.RANDOM_MAX_ROWS - 1)
 LINK: tuple[controls.Control, ...] = (
@@ -74,6 +79,7 @@ LINK: tuple[controls.Control, ...] = (
     QUERY_CONTROL,
     KEY_CONTROL,
     BACK,
+    TOKENS,
 )
 STEP_KEYS = ("pg_scores", "pg_masked_scores", "pg_weights")
 
@@ -313,6 +319,25 @@ def back_link() -> tuple[str, dict[str, str]] | None:
 
 def _leave_back() -> None:
     st.session_state[BACK.key] = ""
+    st.session_state[TOKENS.key] = ""
+
+
+def head_tokens(qkv: QKV) -> QKV:
+    """The inputs labelled with the tokens the model page sent, while the matrices have as many
+    rows as it sent tokens (numbered otherwise: an edit changed their shape)."""
+    try:
+        sent = json.loads(str(st.session_state.get(TOKENS.key) or "null"))
+    except ValueError:
+        return qkv
+    if not (isinstance(sent, list) and len(sent) == 2):
+        return qkv
+    rows, cols = sent
+    shape = (qkv.queries.shape[0], qkv.keys.shape[0])
+    if not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in sent):
+        return qkv
+    if (len(rows), len(cols)) != shape:
+        return qkv
+    return dataclasses.replace(qkv, query_labels=rows, key_labels=cols)
 
 
 def show_back(back: tuple[str, dict[str, str]]) -> bool:
@@ -334,7 +359,11 @@ def show() -> None:
     back = back_link()
     go_back = show_back(back) if back is not None else False
     reset = (VALID_LENS.key, CAUSAL.key, CELLS_ON.key, FILL.key)
-    qkv = inputs.qkv_input(on_preset=_preset_masks, reset_keys=reset)
+    # From a head, the presets would name other matrices than the boxes hold: none are offered
+    # until the person leaves the round trip.
+    qkv = inputs.qkv_input(on_preset=_preset_masks, reset_keys=reset, presets=back is None)
+    if qkv is not None and back is not None:
+        qkv = head_tokens(qkv)
     # The sidebar stays while an input is being fixed.
     choice = attention_controls(*inputs.sizes(qkv))
     links.publish_link(LINK)

@@ -12,6 +12,7 @@ import torch
 from attnviz import interventions, models
 from attnviz.app.model import MODEL
 from attnviz.encoder import Encoder
+from attnviz.figures.labels import unique_labels
 from attnviz.lessons.model import view as model_view
 from attnviz.lessons.playground import view as playground
 from attnviz.neurons import head_vectors
@@ -133,3 +134,22 @@ def test_the_round_trip_says_only_typed_text_is_too_long_for_a_link(encoder: Enc
     sentence = "I do need sleep " * 50
     at.text_area(key=model_view.SENTENCE_A.key).input(sentence).run(timeout=120)
     assert [n for n in link_notes(at) if f"({len(sentence)} characters, at most 600)" in n]
+
+
+def test_a_head_in_the_playground_reads_its_tokens_and_offers_no_preset(smol: Encoder) -> None:
+    at = open_page(PAGE)
+    at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    encoded = smol.encode(model_view._A, model_view._B)
+    _open_head(at, 14, 3)
+    layout = chart(at, "pg_weights")["layout"]
+    tokens = unique_labels(list(encoded.labels))  # "I", "I (2)": the heatmap's own labels
+    assert layout["yaxis"]["ticktext"] == tokens and layout["xaxis"]["ticktext"] == tokens
+    assert not [s for s in at.selectbox if s.key == "qkv_preset"]  # no "Small example" box
+    # An edit that changes the rows' count: the tokens no longer fit, the rows are numbered.
+    at.text_area(key="qkv_text_queries").set_value("1 0\n0 1").run()
+    at.text_area(key="qkv_text_keys").set_value("1 0\n0 1").run()
+    at.text_area(key="qkv_text_values").set_value("1 0\n0 1").run()
+    assert chart(at, "pg_weights")["layout"]["yaxis"]["ticktext"] == ["q0", "q1"]
+    # Leaving the round trip brings the presets back.
+    at.button(key="pg_back_leave").click().run()
+    assert [s for s in at.selectbox if s.key == "qkv_preset"]
