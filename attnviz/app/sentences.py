@@ -45,6 +45,9 @@ def pair_boxes(preset: Control, a: Control, b: Control, a_label: str, b_label: s
     init_state(b.key, b.default)
     row = st.columns([3, 1])
     name = select(preset, t("nli.preset"), lambda p: t(PRESETS[p][0]), where=row[0])
+    _, premise, hypothesis = PRESETS[name]
+    if (st.session_state.get(a.key), st.session_state.get(b.key)) != (premise, hypothesis):
+        row[0].caption(t("sentences.other"))  # the box names what Load would bring
     row[1].button(
         t("nli.preset.apply"),
         key=f"{preset.key}_apply",

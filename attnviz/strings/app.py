@@ -76,6 +76,9 @@ EN: dict[str, str] = {
         "in the earlier session."
     ),
     "layers.embeddings": "embeddings",
+    "sentences.other": (
+        "The boxes hold your own sentences, not this example's: Load example puts its pair back."
+    ),
 }
 
 KO: dict[str, str] = {
@@ -148,4 +151,5 @@ KO: dict[str, str] = {
         "행렬, 링크에 담기에 너무 긴 텍스트, 이전 세션에서 학습하거나 불러온 NLI 모델."
     ),
     "layers.embeddings": "임베딩",
+    "sentences.other": "입력란에는 이 예제가 아닌 직접 쓴 문장이 있습니다. 예제 불러오기를 누르면 예제 문장으로 돌아갑니다.",
 }
