@@ -75,6 +75,8 @@ def test_streamlit_reads_every_setting_from_the_command_in_another_folder(tmp_pa
     assert read["client.showSidebarNavigation"] is False
     assert read["runner.postScriptGC"] is False
     assert read["server.maxUploadSize"] == 16
+    # An unexpected error: Streamlit's short notice, no paths, no search buttons (the log has it).
+    assert read["client.showErrorDetails"] == "none" and read["client.showErrorLinks"] == "false"
 
 
 def test_the_app_environment_never_fetches_a_model():
