@@ -58,6 +58,17 @@ MAX_RATIO = 1.5
 MAX_ONE_RATIO = 3.0
 APPTEST_TIMEOUT = 180
 RANDOM_64 = "src=random&n=64&m=64&dq=64&dk=64&dv=64&seed=0"
+# Fourteen-odd tokens each, none the page's default: every round reads a sentence anew.
+SENTENCES = (
+    "The old fisherman mended his nets before the storm came in.",
+    "A girl in a red coat waited for the last bus home.",
+    "Two engineers argued about the bridge until the lights went out.",
+    "My neighbour grows tomatoes on the roof of his garage.",
+    "The orchestra tuned their instruments while the hall filled up.",
+    "A small boat drifted past the lighthouse at dawn today.",
+    "Our teacher read the letter aloud and nobody said a word.",
+    "The baker sold every loaf before nine on Saturday morning.",
+)
 HYPOTHESES = (
     "A person is outdoors.",
     "Nobody is outside.",
@@ -90,6 +101,9 @@ class Case:
     apply: str | None = None  # a button clicked after the change, the timed action (its key)
     setup: str | None = None  # a button clicked once when the page opens (its key)
     choices: tuple[Any, ...] = ()  # a select box's values, where it shows them formatted
+    # Seconds: a change that runs the model has the issue's own target instead of the repaint's
+    # (under MAX_SECONDS and MAX_RATIO x the bare page).
+    limit: float | None = None
 
 
 def down_and_up(options: tuple[Any, ...], start: int, count: int) -> tuple[Any, ...]:
@@ -144,6 +158,17 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
         Case("Generation step, SmolLM2", "pages/11_Generation.py", "Generation",
              f"model={models.SMOLLM2}&new={rounds + 3}", "generation_step", "slider", steps,
              setup="generation_go"),
+        # Changes that run SmolLM2 (issue 39's targets): a new sentence, the sink hidden, the
+        # saliency of a new sentence on Across layers.
+        Case("Model new sentence, SmolLM2", "pages/8_Model_attention.py", "Model_attention",
+             f"model={models.SMOLLM2}", "model_sentence_a", "area",
+             tuple(SENTENCES[s % len(SENTENCES)] for s in steps), limit=2.0),
+        Case("Model hide the first token, SmolLM2", "pages/8_Model_attention.py",
+             "Model_attention", f"model={models.SMOLLM2}", "model_hide_specials", "toggle",
+             flips, limit=1.0),
+        Case("Across saliency, SmolLM2", "pages/10_Across_layers.py", "Across_layers",
+             f"model={models.SMOLLM2}&view=saliency", "across_sentence_a", "area",
+             tuple(SENTENCES[s % len(SENTENCES)] for s in steps), limit=5.0),
     )  # fmt: skip
 
 
@@ -466,24 +491,95 @@ def main() -> None:
             finally:
                 browser.close()
             script, drawn, floor, one = measured
-            flag = "" if drawn < MAX_SECONDS and drawn / floor <= MAX_RATIO else "  MISSED"
-            flag += "" if drawn / one <= MAX_ONE_RATIO else "  OVER 3x ONE"
+            flag = "" if met(case, drawn, floor) else "  MISSED"
+            if case.limit is None:
+                flag += "" if drawn / one <= MAX_ONE_RATIO else "  OVER 3x ONE"
+            else:
+                flag += f"  (target {case.limit:g} s)"
             print(
                 f"  {case.name:<34} {script:6.2f} {drawn:6.2f} {floor:6.2f} "
                 f"{drawn / floor:6.2f} {one:6.2f} {drawn / one:6.2f}{flag}",
                 flush=True,
             )
-            rows.append((case.name, script, drawn, floor, one))
-    missed = [r for r in rows if not (r[2] < MAX_SECONDS and r[2] / r[3] <= MAX_RATIO)]
-    over = [r for r in rows if r[2] / r[4] > MAX_ONE_RATIO]
-    median_one = statistics.median(r[2] / r[4] for r in rows) if rows else float("nan")
+            rows.append((case, script, drawn, floor, one))
+        if not only or only in FIRST_LOAD.lower():
+            first_load_report(playwright, args.rounds)
+    repaints = [r for r in rows if r[0].limit is None]
+    missed = [r for r in rows if not met(r[0], r[2], r[3])]
+    over = [r for r in repaints if r[2] / r[4] > MAX_ONE_RATIO]
+    median_one = statistics.median(r[2] / r[4] for r in repaints) if repaints else float("nan")
     print(
-        f"targets: under {MAX_SECONDS:g} s and at most {MAX_RATIO:g}x the bare page; "
-        f"{len(rows) - len(missed)} of {len(rows)} met; within {MAX_ONE_RATIO:g}x the "
-        f"one-heatmap page: {len(rows) - len(over)} of {len(rows)} (median {median_one:.1f}x)"
+        f"targets: under {MAX_SECONDS:g} s and at most {MAX_RATIO:g}x the bare page (the "
+        f"model's runs: their own seconds); {len(rows) - len(missed)} of {len(rows)} met; "
+        f"within {MAX_ONE_RATIO:g}x the one-heatmap page: {len(repaints) - len(over)} of "
+        f"{len(repaints)} (median {median_one:.1f}x)"
         + (f"; {len(failed)} could not be measured: {', '.join(failed)}" if failed else "")
     )
     sys.exit(1 if failed else 0)
+
+
+def met(case: Case, drawn: float, floor: float) -> bool:
+    """The case's target: its own seconds, or under MAX_SECONDS within MAX_RATIO x the bare."""
+    if case.limit is not None:
+        return drawn <= case.limit
+    return drawn < MAX_SECONDS and drawn / floor <= MAX_RATIO
+
+
+# --- a page's first load in a session -------------------------------------------------------
+
+FIRST_LOAD = "NLI page first load"
+FIRST_LOAD_PATH = "NLI_alignment"
+FIRST_LOAD_LIMIT = 3.0  # s (issue 39)
+
+
+def first_load_seconds(browser: Browser, url: str) -> float:
+    """Seconds from opening `url` in a new tab to its script's end and last chart drawn."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
+    try:
+        page.goto("about:blank")
+        opened = page.evaluate("performance.timeOrigin + performance.now()")
+        page.goto(url)
+        page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+        page.evaluate(WATCH)
+        page.evaluate("() => { window.__chartAt = performance.now(); }")
+        page.wait_for_function(
+            "quiet => performance.now() - window.__chartAt > quiet", arg=QUIET_MS, polling=50,
+            timeout=TIMEOUT_MS,
+        )  # fmt: skip
+        drawn = page.evaluate("performance.timeOrigin + window.__chartAt")
+        return (drawn - opened) / 1000
+    finally:
+        page.context.close()
+
+
+def first_load_report(playwright: Any, rounds: int) -> None:
+    """The NLI page opened by a new session on a server that is already up (another session
+    has opened the landing page: the imports are done, the classifier is not loaded), against
+    the one-heatmap page's first load in the same round. A fresh server each round."""
+    ours, ones = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "bare.py").write_text(BARE_PAGE)
+        for _ in range(rounds):
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                with (
+                    server(APP_ROOT / "dashboard.py", APP_ROOT) as app,
+                    server(folder / "bare.py", folder) as bare,
+                ):
+                    first_load_seconds(browser, app)  # the landing page: imports done
+                    first_load_seconds(browser, f"{bare}/?{ONE_HEATMAP.query}")  # and here
+                    ours.append(first_load_seconds(browser, f"{app}/{FIRST_LOAD_PATH}"))
+                    ones.append(first_load_seconds(browser, f"{bare}/?{ONE_HEATMAP.query}"))
+            finally:
+                browser.close()
+    mine, one = statistics.median(ours), statistics.median(ones)
+    flag = "" if mine <= FIRST_LOAD_LIMIT else "  MISSED"
+    print(
+        f"  {FIRST_LOAD:<34} {mine:6.2f} s, one-heatmap page's first load {one:.2f} s, "
+        f"{mine / one:.1f}x (median of {rounds}; target {FIRST_LOAD_LIMIT:g} s){flag}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
