@@ -343,18 +343,23 @@ def query_of(rows: list[str]) -> int:
 
 
 def show_next_tokens(encoded: Encoded, rows: list[str]) -> None:
-    """A causal language model's most probable next tokens after the last token and after the
-    picked one."""
+    """A causal language model's most probable next tokens after the last token and, beside
+    them, after the picked one (one chart while none is picked: the last token is the query)."""
     last, picked = len(rows) - 1, query_of(rows)
     text = catalogue()
     figures = {}
-    for key, position in (("view_next_last", last), ("view_next_picked", picked)):
+    positions = {"view_next_last": last}
+    if picked != last:
+        positions["view_next_picked"] = picked
+    for key, position in positions.items():
         tokens, probs = next_token_rows(encoded, position)
         title = t("model.next.title", token=rows[position], position=position)
         figures[key] = next_token_bars(tokens, probs, title, text)
     st.subheader(t("model.next"))
     st.caption(t("model.next.help"))
-    plot_row(figures)
+    for column, (key, figure) in zip(st.columns(2), figures.items(), strict=False):
+        with column:  # half width either way: the last token's chart keeps its place and size
+            plot(figure, key=key)
 
 
 def show_pieces_per_word(encoded: Encoded, limit: int = 40) -> None:
