@@ -601,12 +601,10 @@ def show_edit(model: Encoder, encoded: Encoded) -> None:
     )
 
 
-def show() -> None:
-    links.restore_link(LINK, page="model")
-    for control in LINK:
-        init_state(control.key, control.default)
-    model = pick_model()
-    links.publish_link(LINK)
+def show_about(model: Encoder, limit: int) -> None:
+    """The model in a line: its kind, size and the tokens the reading shown takes at most (a
+    sentence or a pair's `max_length`, a long input's `max_lazy_length`), and where a
+    converted folder's weights came from."""
     st.caption(
         t(
             "model.about",
@@ -615,12 +613,22 @@ def show() -> None:
             layers=model.num_layers,
             heads=model.num_heads,
             count=f"{model.parameters:,}",
-            limit=model.max_length,
+            limit=f"{limit:,}",
         )
     )
     if model.source.get("source"):  # a folder attnviz converted: where its weights came from
         st.caption(t("model.converted", source=markdown_literal(str(model.source["source"]))))
-    if long_toggle(model):
+
+
+def show() -> None:
+    links.restore_link(LINK, page="model")
+    for control in LINK:
+        init_state(control.key, control.default)
+    model = pick_model()
+    links.publish_link(LINK)
+    long = long_toggle(model)
+    show_about(model, model.max_lazy_length if long else model.max_length)
+    if long:
         with st.sidebar:
             _clamp(LAYER, model.num_layers)
             _clamp(HEAD, model.num_heads)

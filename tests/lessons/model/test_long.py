@@ -173,3 +173,14 @@ def test_the_neuron_view_starts_on_the_last_shown_token_and_writes_weights_as_ce
     shown = pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
     expected = [cell_number(v) for v in frame["softmax"]]
     assert list(shown["softmax"]) == expected  # ".082"; "0" under 0.005
+
+
+def test_the_page_says_the_limit_of_the_reading_it_shows(smol: Encoder) -> None:
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    about = next(c.value for c in at.caption if "reads up to" in c.value)
+    assert f"reads up to {smol.max_length:,} tokens" in about  # a sentence or a pair: 512
+    at.toggle(key=model_view.LONG.key).set_value(True).run()
+    about = next(c.value for c in at.caption if "reads up to" in c.value)
+    assert smol.max_lazy_length == lazy.MAX_LAZY_TOKENS == 4096
+    assert "reads up to 4,096 tokens" in about and "512" not in about
