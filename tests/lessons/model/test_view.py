@@ -143,3 +143,27 @@ def test_the_next_tokens_are_drawn_once_until_a_position_is_picked() -> None:
     at.run()
     charts = _charts(at)
     assert charts.count("view_next_last") == 1 and charts.count("view_next_picked") == 1
+
+
+def test_hiding_the_first_token_reuses_the_reading(monkeypatch) -> None:
+    """The switch only slices and renormalises the attention already read: the model is not
+    run again, on or off."""
+    from attnviz.transformer.encoder import Encoder
+
+    at = _smollm2()
+    at.text_area(key=model_view.SENTENCE_A.key).input("A new sentence of a dozen tokens.").run()
+    forward = Encoder._forward
+    runs: list[int] = []
+
+    def counted(self, *args, **kwargs):
+        runs.append(1)
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(Encoder, "_forward", counted)
+    for hide in (True, False, True):
+        at.toggle(key=model_view.HIDE.key).set_value(hide).run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert "The first token took on average" in " ".join(c.value for c in at.caption)
+    assert not runs
+    at.text_area(key=model_view.SENTENCE_A.key).input("Another sentence.").run()
+    assert len(runs) == 1  # a new text is read, once
