@@ -117,10 +117,10 @@ def csv_downloads(matrices: list[tuple[str, Any, list[str], list[str], str]]) ->
             csv_download(label, matrix, rows, cols, key)
 
 
-def _cell(value: object) -> str:
-    from attnviz.figures.matrix import cell_number
+def _weight(value: object) -> str:
+    from attnviz.figures.matrix import weight_number
 
-    return cell_number(float(value))  # type: ignore[arg-type]
+    return weight_number(float(value))  # type: ignore[arg-type]
 
 
 def table(
@@ -131,10 +131,10 @@ def table(
     weights: Sequence[str] = (),
 ) -> None:
     """A table on screen and the same table as a CSV download. The `weights` columns are shown
-    in the cells' one format (".41", "0" under 0.005: `cell_number`); the CSV keeps every
-    digit."""
+    with two significant digits (".41", ".004", "4.1e-5"; "0" only for a masked key's exact 0:
+    `weight_number`); the CSV keeps every digit."""
     shown: Any = frame
     if weights:
-        shown = frame.style.format({column: _cell for column in weights})
+        shown = frame.style.format({column: _weight for column in weights})
     st.dataframe(shown, hide_index=hide_index, key=key)
     download_csv(label, frame.to_csv(index=False).encode("utf-8"), key)

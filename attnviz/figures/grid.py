@@ -5,6 +5,7 @@ with invisible markers that make a click report its head; and one layer's heads,
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import plotly.graph_objects as go
 import torch
@@ -56,7 +57,7 @@ def head_grid(
         tensor = F.adaptive_avg_pool2d(tensor, size)  # (L, H, <= 48, <= 48)
     array = tensor.numpy()
     cells = [(layer, head) for layer in range(layers) for head in range(heads)]
-    traces: list[go.Heatmap | go.Scatter] = [
+    traces: list[dict[str, Any]] = [
         _thumbnail(
             array[layer, head],
             f"{escape_label(layer_label)} {layer}, {escape_label(head_label)} {head}",
@@ -120,7 +121,7 @@ def heads_grid(
     height = grid_rows * (HEAD_PIXELS + HEAD_TITLE_PIXELS)
     array = tensor.numpy()
     label = escape_label(head_label)
-    traces: list[go.Heatmap | go.Scatter] = [
+    traces: list[dict[str, Any]] = [
         _thumbnail(array[head], f"{label} {head}", head + 1) for head in range(heads)
     ]
     layout = style_layout(title, height=height + 70, top=60)  # margins: 60 above, 10 below
@@ -151,18 +152,21 @@ def _wrapped_domains(
     return [left, left + width], [top - HEAD_PIXELS / height, top]
 
 
-def _thumbnail(z: object, name: str, index: int, bound: float = 1.0) -> go.Heatmap:
+def _thumbnail(z: object, name: str, index: int, bound: float = 1.0) -> dict[str, Any]:
     """One head's weights on the axes of subplot `index` (1-based), `name` (escaped) in its
-    hover, without a colour bar (the 0..1 weights scale of every heatmap, or 0..`bound`)."""
-    return go.Heatmap(
-        z=z,
-        zmin=0.0,
-        zmax=bound,
-        colorscale=COLORSCALES["weights"],
-        showscale=False,
-        hovertemplate=f"{name}<br>%{{y}} → %{{x}}: %{{z:.3f}}<extra></extra>",
+    hover, without a colour bar (the 0..1 weights scale of every heatmap, or 0..`bound`). A
+    plain dict, as the click markers: the figure checks each trace once (a go.Heatmap built
+    here would be checked again there, hundreds of times for a large model)."""
+    return {
+        "type": "heatmap",
+        "z": z,
+        "zmin": 0.0,
+        "zmax": bound,
+        "colorscale": COLORSCALES["weights"],
+        "showscale": False,
+        "hovertemplate": f"{name}<br>%{{y}} → %{{x}}: %{{z:.3f}}<extra></extra>",
         **_axes_of(index),
-    )
+    }
 
 
 def _thumbnail_axes(
@@ -227,23 +231,25 @@ def head_marker(
     layer_label: str,
     head_label: str,
     subplot: int = 1,
-) -> go.Scatter:
+) -> dict[str, Any]:
     """An invisible marker at a thumbnail's centre, on the axes of `subplot` (1-based; one trace
-    a subplot: a trace has one pair of axes). Its hover replaces the heatmap's, which Plotly
-    hides under a nearer point; an empty `layer_label` leaves the layer out of it."""
+    a subplot: a trace has one pair of axes), as a plain scatter trace dict. Its hover replaces
+    the heatmap's, which Plotly hides under a nearer point; an empty `layer_label` leaves the
+    layer out of it."""
     name = f"{escape_label(head_label)} {head}"
     if layer_label:
         name = f"{escape_label(layer_label)} {layer}, {name}"
-    return go.Scatter(
-        x=[(cols - 1) / 2],
-        y=[(rows - 1) / 2],
-        customdata=[[layer, head]],
-        mode="markers",
-        name="heads",
-        marker={"opacity": 0},
-        selected={"marker": {"opacity": 0}},
-        unselected={"marker": {"opacity": 0}},
-        hovertemplate=f"{name}<extra></extra>",
-        showlegend=False,
+    return {
+        "type": "scatter",
+        "x": [(cols - 1) / 2],
+        "y": [(rows - 1) / 2],
+        "customdata": [[layer, head]],
+        "mode": "markers",
+        "name": "heads",
+        "marker": {"opacity": 0},
+        "selected": {"marker": {"opacity": 0}},
+        "unselected": {"marker": {"opacity": 0}},
+        "hovertemplate": f"{name}<extra></extra>",
+        "showlegend": False,
         **_axes_of(subplot),
-    )
+    }

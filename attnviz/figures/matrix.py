@@ -64,6 +64,19 @@ def cell_number(value: float) -> str:
     return f"{value:.2g}".replace("0.", ".", 1)
 
 
+def weight_number(value: float) -> str:
+    """A weight written in a table's cell, where there is room for its digits: `cell_number`'s
+    two significant digits from 0.005 up (".041"), and the same two below it (".004", "4.1e-5"
+    under 0.0001), so that "0" means an exact 0, a masked key, and nothing else."""
+    size = abs(value)
+    if size == 0 or size >= 0.005 or np.isnan(value):
+        return cell_number(value)
+    if size >= 1e-4:
+        return f"{value:.2g}".replace("0.", ".", 1)
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 @dataclass(frozen=True)
 class Drawn:
     """A matrix's traces, their encoding, and (rows, columns) of cells in each image pixel."""

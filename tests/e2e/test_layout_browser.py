@@ -2,7 +2,8 @@
 overlap (tick labels, cell numbers, notes, colour bar ticks; measured on their rendered boxes),
 no text runs out of its chart, and a square matrix gets square cells. One browser session walks
 the Playground's sizes and every page's defaults, and every page again in presenter mode
-(larger chart text, the sidebar folded)."""
+(larger chart text, the sidebar folded); SmolLM2's sink section opened at 1,366 and 1,500 px
+keeps its norms chart's axis titles off the tick labels and the legend."""
 
 from __future__ import annotations
 
@@ -96,3 +97,62 @@ def test_square_matrices_get_square_cells(app_url, sweep):
     squares = [c for c in sweep.evaluate(MEASURE) if c["square"] is not None]
     assert len(squares) == 3  # raw scores, masked scores, weights
     assert all(abs(width - height) <= 2 for width, height in (c["square"] for c in squares))
+
+
+# The boxes of one chart's axis titles, tick labels and legend entries (each entry's line and
+# text together), found by the chart's title.
+AXIS_BOXES = """title => {
+  const gd = [...document.querySelectorAll('.js-plotly-plot')].find(d =>
+      d._fullLayout && d._fullLayout.title.text === title);
+  const boxes = selector => [...gd.querySelectorAll(selector)]
+    .filter(e => e.getBoundingClientRect().width > 0 && (e.textContent || '').trim())
+    .map(e => { const r = e.getBoundingClientRect();
+                return {text: e.textContent, left: r.left, right: r.right, top: r.top,
+                        bottom: r.bottom}; });
+  return {titles: boxes('.g-xtitle text, .g-ytitle text'),
+          ticks: boxes('.xtick text, .ytick text'), legend: boxes('.legend .traces')};
+}"""
+NORMS = "Residual stream norm, layer by layer"
+
+
+def _overlap(a: dict, b: dict) -> float:
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, width) * max(0.0, height)
+
+
+@pytest.mark.parametrize("width", [1366, 1500])
+def test_the_sink_norms_axis_titles_leave_the_tick_labels_and_the_legend_clear(
+    app_url, browser, width
+):
+    from tests.e2e.test_models_browser import TITLES
+    from tests.e2e.test_playground_browser import wait_idle, wait_until
+
+    context = browser.new_context(viewport={"width": width, "height": 1200})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/Model_attention?model=smollm2")
+        page.get_by_text("Attention sink: the first token").click(timeout=120_000)
+        wait_until(page, f"() => ({TITLES})().includes('{NORMS}')", timeout=60_000)
+        wait_idle(page)
+        page.wait_for_timeout(300)  # the chart drawn
+        boxes = page.evaluate(f"({AXIS_BOXES})('{NORMS}')")
+        assert len(boxes["titles"]) == 2 and len(boxes["legend"]) == 3 and boxes["ticks"]
+        found = [
+            f"{title['text']!r} over {other['text']!r}"
+            for title in boxes["titles"]
+            for other in (*boxes["ticks"], *boxes["legend"])
+            if _overlap(title, other) > 1
+        ]
+        found += [
+            f"legend {entry['text']!r} over tick {tick['text']!r}"
+            for entry in boxes["legend"]
+            for tick in boxes["ticks"]
+            if _overlap(entry, tick) > 1
+        ]
+        chart = next(c for c in page.evaluate(MEASURE) if c["title"] == NORMS)
+        found += [f"overlap {pair}" for pair in chart["overlaps"]]
+        found += [f"outside its chart {text!r}" for text in chart["outside"]]
+        assert not found, "\n".join(found)
+    finally:
+        context.close()

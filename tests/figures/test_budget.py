@@ -457,3 +457,22 @@ def test_a_vectors_dimensions_get_numeric_ticks_and_their_number_on_hover():
     assert "dim 63" in fig.data[0].customdata[2][63]
     few = en.vector_rows(randn(2, 8), title="v", row_labels=["v_A", "v_B"], dim_label="dim")
     assert list(few.layout.xaxis.ticktext) == [str(i) for i in range(8)]
+
+
+def test_the_model_view_validates_each_trace_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SmolLM2's 270 thumbnails and their 270 click markers: built as plain dicts, checked by
+    Plotly once, in the figure (a trace object built first is checked again there: the grid
+    took 0.6 s for a new sentence or a switched view)."""
+    made = {"heatmap": 0, "scatter": 0}
+    for kind, cls in (("heatmap", go.Heatmap), ("scatter", go.Scatter)):
+        init = cls.__init__
+
+        def counted(self, *args, _kind=kind, _init=init, **kwargs):
+            made[_kind] += 1
+            _init(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", counted)
+    attn = torch.rand(30, 9, 14, 14).softmax(-1)
+    fig = grid.head_grid(attn, title="g", layer_label="layer", head_label="head", selectable=True)
+    assert len(fig.data) == 2 * 270
+    assert made == {"heatmap": 270, "scatter": 270}

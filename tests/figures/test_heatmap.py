@@ -148,6 +148,14 @@ def test_cell_numbers_share_one_format():
     assert {value: cell_number(value) for value in cases} == cases
 
 
+def test_a_table_writes_a_small_weight_with_its_digits_and_only_an_exact_0_as_0():
+    from attnviz.figures.matrix import weight_number
+
+    cases = {0.41: ".41", 0.041: ".041", 0.0234: ".023", 0.004: ".004", 0.00417: ".0042"}
+    cases |= {4.1e-05: "4.1e-5", 7.2e-07: "7.2e-7", 0.0: "0", 1.0: "1", 0.0099: ".0099"}
+    assert {value: weight_number(value) for value in cases} == cases
+
+
 def test_the_selected_cell_is_boxed_and_its_row_framed():
     fig = en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(2, 1))
     row, cell = fig.layout.shapes

@@ -4,6 +4,7 @@ tokens are `attnviz.figures.model.next_token_bars`; the neuron view's vectors
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,8 +12,12 @@ import plotly.graph_objects as go
 
 from attnviz.figures.labels import escape_label
 from attnviz.figures.model import BAR_COLOR, next_token_bars  # noqa: F401  (kept here too)
-from attnviz.figures.style import style_layout
+from attnviz.figures.style import FONT_SIZE, Y_TITLE_SPACE, style_layout, ticks_width
 from attnviz.i18n import Catalogue
+
+ROW = math.ceil(1.6 * FONT_SIZE)  # a row of tick labels, or an axis title, with its gap
+LEGEND_ROW = math.ceil(1.3 * FONT_SIZE)
+LEGEND_ROWS = 3  # its three entries, one a row, where the chart is narrow (beside the sinks)
 
 
 def residual_norms_figure(
@@ -39,11 +44,24 @@ def residual_norms_figure(
         )
         for name, values, color, dash in lines
     ]
-    layout = style_layout(title, height=360, top=60)
+    layout = style_layout(title, height=400, top=60)
+    # Room for the log axis's labels ("10k") and the y title beside them; below the plot, the
+    # x labels, the x title and the legend, at the foot of the figure so that the x title never
+    # lies over it.
+    left = Y_TITLE_SPACE + ticks_width(0.0, float(np.nanmax(table, initial=1.0))) + 10
+    bottom = 2 * ROW + LEGEND_ROWS * LEGEND_ROW + 10
+    layout["margin"].update(l=math.ceil(left), b=bottom)
     layout.update(
-        xaxis={"title": {"text": text("model.sink.layer_axis")}, "dtick": 5},
-        yaxis={"title": {"text": text("model.sink.norm_axis")}, "type": "log"},
+        xaxis={"title": {"text": text("model.sink.layer_axis")}, "dtick": 5, "automargin": True},
+        yaxis={
+            "title": {"text": text("model.sink.norm_axis")},
+            "type": "log",
+            "automargin": True,
+        },
         plot_bgcolor="white",
-        legend={"orientation": "h", "y": -0.25},
-    )
+        legend={
+            "orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom",
+            "x": 0.0, "xanchor": "left",
+        },
+    )  # fmt: skip
     return go.Figure(traces, layout)

@@ -344,18 +344,23 @@ def query_of(rows: list[str]) -> int:
 
 
 def show_next_tokens(encoded: Encoded, rows: list[str]) -> None:
-    """A causal language model's most probable next tokens after the last token and after the
-    picked one."""
+    """A causal language model's most probable next tokens after the last token and, beside
+    them, after the picked one (one chart while none is picked: the last token is the query)."""
     last, picked = len(rows) - 1, query_of(rows)
     text = catalogue()
     figures = {}
-    for key, position in (("view_next_last", last), ("view_next_picked", picked)):
+    positions = {"view_next_last": last}
+    if picked != last:
+        positions["view_next_picked"] = picked
+    for key, position in positions.items():
         tokens, probs = next_token_rows(encoded, position)
         title = t("model.next.title", token=rows[position], position=position)
         figures[key] = next_token_bars(tokens, probs, title, text)
     st.subheader(t("model.next"))
     st.caption(t("model.next.help"))
-    plot_row(figures)
+    for column, (key, figure) in zip(st.columns(2), figures.items(), strict=False):
+        with column:  # half width either way: the last token's chart keeps its place and size
+            plot(figure, key=key)
 
 
 def show_pieces_per_word(encoded: Encoded, limit: int = 40) -> None:
@@ -603,12 +608,10 @@ def show_edit(model: Encoder, encoded: Encoded) -> None:
     )
 
 
-def show() -> None:
-    links.restore_link(LINK, page="model")
-    for control in LINK:
-        init_state(control.key, control.default)
-    model = pick_model()
-    links.publish_link(LINK)
+def show_about(model: Encoder, limit: int) -> None:
+    """The model in a line: its kind, size and the tokens the reading shown takes at most (a
+    sentence or a pair's `max_length`, a long input's `max_lazy_length`), and where a
+    converted folder's weights came from."""
     st.caption(
         t(
             "model.about",
@@ -617,12 +620,22 @@ def show() -> None:
             layers=model.num_layers,
             heads=model.num_heads,
             count=f"{model.parameters:,}",
-            limit=model.max_length,
+            limit=f"{limit:,}",
         )
     )
     if model.source.get("source"):  # a folder attnviz converted: where its weights came from
         st.caption(t("model.converted", source=markdown_literal(str(model.source["source"]))))
-    if long_toggle(model):
+
+
+def show() -> None:
+    links.restore_link(LINK, page="model")
+    for control in LINK:
+        init_state(control.key, control.default)
+    model = pick_model()
+    links.publish_link(LINK)
+    long = long_toggle(model)
+    show_about(model, model.max_lazy_length if long else model.max_length)
+    if long:
         with st.sidebar:
             _clamp(LAYER, model.num_layers)
             _clamp(HEAD, model.num_heads)

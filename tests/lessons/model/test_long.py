@@ -14,7 +14,7 @@ from attnviz import models
 from attnviz.app import long as long_store
 from attnviz.encoder import Encoder
 from attnviz.figures.grid import thumbnail_side
-from attnviz.figures.matrix import cell_number
+from attnviz.figures.matrix import weight_number
 from attnviz.head_stats import sink_share
 from attnviz.lessons.model import view as model_view
 from attnviz.transformer import lazy
@@ -171,5 +171,37 @@ def test_the_neuron_view_starts_on_the_last_shown_token_and_writes_weights_as_ce
 
     styler = at.dataframe[0].proto.arrow_data.styler
     shown = pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
-    expected = [cell_number(v) for v in frame["softmax"]]
-    assert list(shown["softmax"]) == expected  # ".082"; "0" under 0.005
+    expected = [weight_number(v) for v in frame["softmax"]]
+    assert list(shown["softmax"]) == expected  # ".082", ".004"; "0" for a masked key only
+
+
+def test_the_page_says_the_limit_of_the_reading_it_shows(smol: Encoder) -> None:
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    about = next(c.value for c in at.caption if "reads up to" in c.value)
+    assert f"reads up to {smol.max_length:,} tokens" in about  # a sentence or a pair: 512
+    at.toggle(key=model_view.LONG.key).set_value(True).run()
+    about = next(c.value for c in at.caption if "reads up to" in c.value)
+    assert smol.max_lazy_length == lazy.MAX_LAZY_TOKENS == 4096
+    assert "reads up to 4,096 tokens" in about and "512" not in about
+
+
+def test_the_neuron_table_keeps_a_small_weight_apart_from_a_masked_one(smol: Encoder) -> None:
+    import pyarrow as pa
+
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.selectbox(key=model_view.LAYER.key).set_value(1).run()  # head 0: three keys under 0.01
+    at.session_state[model_view.QUERY.key] = 5  # keys 6 and 7 are masked: weight 0
+    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    assert not at.exception, [e.value for e in at.exception]
+    frame = at.dataframe[0].value
+    styler = at.dataframe[0].proto.arrow_data.styler
+    shown = pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
+    for column in ("softmax", "model's weight"):
+        pairs = list(zip(frame[column], shown[column], strict=True))
+        assert [text for value, text in pairs if value == 0] == ["0"] * (len(pairs) - 6)
+        small = [(value, text) for value, text in pairs if 0 < value < 0.01]
+        assert small, pairs  # the page shows a weight under 0.01 ...
+        for value, text in small:  # ... with its digits, not as the masked keys' 0
+            assert text != "0" and float(text) == pytest.approx(value, rel=0.06)

@@ -120,3 +120,50 @@ def test_the_page_says_minilm_is_a_bi_encoder_and_a_joint_pair_is_outside_its_tr
     assert "**bi-encoder**" in intro and "each sentence of a pair was encoded alone" in intro
     assert "`[CLS] A [SEP] B [SEP]`: that input is outside what it was trained on" in intro
     assert "trained on sentence pairs" not in intro
+
+
+def _smollm2():
+    from attnviz import models
+
+    at = open_page(MODEL)
+    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _charts(at) -> list[str]:
+    return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+
+
+def test_the_next_tokens_are_drawn_once_until_a_position_is_picked() -> None:
+    at = _smollm2()
+    charts = _charts(at)
+    assert charts.count("view_next_last") == 1 and "view_next_picked" not in charts
+    at.session_state[model_view.QUERY.key] = 2  # a click on the enlarged head's row 2
+    at.run()
+    charts = _charts(at)
+    assert charts.count("view_next_last") == 1 and charts.count("view_next_picked") == 1
+
+
+def test_hiding_the_first_token_reuses_the_reading(monkeypatch) -> None:
+    """The switch only slices and renormalises the attention already read: the model is not
+    run again, on or off."""
+    from attnviz.transformer.encoder import Encoder
+
+    at = _smollm2()
+    at.text_area(key=model_view.SENTENCE_A.key).input("A new sentence of a dozen tokens.").run()
+    forward = Encoder._forward
+    runs: list[int] = []
+
+    def counted(self, *args, **kwargs):
+        runs.append(1)
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(Encoder, "_forward", counted)
+    for hide in (True, False, True):
+        at.toggle(key=model_view.HIDE.key).set_value(hide).run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert "The first token took on average" in " ".join(c.value for c in at.caption)
+    assert not runs
+    at.text_area(key=model_view.SENTENCE_A.key).input("Another sentence.").run()
+    assert len(runs) == 1  # a new text is read, once
