@@ -65,6 +65,11 @@ EN: dict[str, str] = {
         "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
         "{loss_after} nats a token."
     ),
+    "across.ablation.summary_same": (
+        "The model's first choice **{token}**: {before} before, {after} after; it still says "
+        "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
+        "{loss_after} nats a token."
+    ),
     "across.fusion": "Heads fused by",
     "across.fusion.help": (
         "Each layer's heads are combined into one matrix before the layers are chained: their "
@@ -315,6 +320,11 @@ KO: dict[str, str] = {
     "across.ablation.after": "다음 토큰, 뺀 헤드: {count}개",
     "across.ablation.summary": (
         "모델의 첫 선택 **{token}**: 전 {before}, 후 {after}. 이제 모델은 **{top}**을(를) "
+        "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "
+        "{loss_after} nats."
+    ),
+    "across.ablation.summary_same": (
+        "모델의 첫 선택 **{token}**: 전 {before}, 후 {after}. 모델은 여전히 **{top}**을(를) "
         "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "
         "{loss_after} nats."
     ),

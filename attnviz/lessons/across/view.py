@@ -721,17 +721,17 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
     titles = (t("across.ablation.before"), t("across.ablation.after", count=len(heads)))
     bars = before_after_bars(p_before, p_after, model.readable_piece, titles, catalogue())
     plot_row(dict(zip(("across_ablation_before", "across_ablation_after"), bars, strict=True)))
-    first = int(p_before.argmax())
+    first, top = int(p_before.argmax()), int(p_after.argmax())
     token = markdown_literal(model.readable_piece(first))
     st.markdown(
         t(
-            "across.ablation.summary",
+            "across.ablation.summary_same" if top == first else "across.ablation.summary",
             token=token,
             before=f"{float(p_before[first]):.1%}",
             after=f"{float(p_after[first]):.1%}",
             kl=f"{interventions.kl_divergence(p_before, p_after):.4f}",
             loss_before=f"{interventions.prompt_loss(ids, before):.3f}",
             loss_after=f"{interventions.prompt_loss(ids, after):.3f}",
-            top=markdown_literal(model.readable_piece(int(p_after.argmax()))),
+            top=markdown_literal(model.readable_piece(top)),
         )
     )
