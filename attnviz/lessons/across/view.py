@@ -465,9 +465,8 @@ def show_saliency_result(result: Saliency, model: Encoder, hide: bool) -> None:
     if hide:
         st.caption(t("across.first_hidden"))
     show_saliency_bars(shown, rollout_name)
-    if shown.rollout is not None:
-        sink = result.target == "next" and not hide
-        one_token_note(shown.rollout, shown.tokens, rollout_name, sink)
+    if shown.rollout is not None and result.target == "next":  # the last position's row
+        one_token_note(shown.rollout, shown.tokens, shown.tokens[-1], not hide)
     show_correlations(shown)
     show_token_table(shown, rollout_name)
 
