@@ -10,7 +10,7 @@ import pytest
 import torch
 from scipy.stats import spearmanr
 
-from attnviz import head_stats, nli
+from attnviz import head_stats, nli, saliency
 from attnviz.app.cache import Kept
 from attnviz.lessons.across import compute
 from attnviz.rollout import attention_rollout
@@ -191,3 +191,16 @@ def test_hiding_the_first_token_renormalises_the_rest():
     shown = compute.without_first(_result(0.0))
     assert shown.tokens == ["b"] and shown.rollout is not None and float(shown.rollout[0]) == 1
     assert compute.completeness_gap(_result(0.25)) == pytest.approx(0.25)
+
+
+def test_a_decoders_path_read_in_batches_equals_a_point_at_a_time(smol):
+    reading = smol.encode("I do need sleep", "I am tired")
+    x = reading.input_embeddings.float()  # (T, d)
+    assert reading.next_token_ids is not None
+    forward = compute.next_token_forward(smol, int(reading.next_token_ids[-1, 0]))
+    result = compute.next_token_saliency(smol, "I do need sleep", "I am tired", steps=8)
+    one_by_one = saliency.integrated_gradients(forward, x, steps=8)
+    torch.testing.assert_close(result.integrated, one_by_one, rtol=1e-3, atol=1e-3)
+    with torch.no_grad():
+        points = torch.stack([x, 0.5 * x])  # (2, T, d)
+        torch.testing.assert_close(forward(points), torch.stack([forward(x), forward(0.5 * x)]))
