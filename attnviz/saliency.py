@@ -73,8 +73,10 @@ def integrated_gradients(
     steps: int = 32,
     method: str = "gausslegendre",
     progress: Callable[[float], None] | None = None,
+    batch: int = 1,
 ) -> torch.Tensor:
-    """(T,): integrated gradients from `baseline` (zeros by default) to `embeddings`."""
+    """(T,): integrated gradients from `baseline` (zeros by default) to `embeddings`. With
+    `batch` > 1, `forward` takes that many points of the path at once, (B, T, d) -> (B,)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     if not 1 <= steps <= MAX_STEPS:
@@ -87,15 +89,50 @@ def integrated_gradients(
         )
     points, weights = _nodes(steps, method)
     alphas = torch.tensor(points, dtype=x.dtype)[:, None, None]  # (S, 1, 1)
+    path = start + alphas * (x - start)  # (S, T, d)
+    if batch > 1:
+        grads = _batched_gradients(forward, path, batch, progress)
+    else:
+        grads = _path_gradients(forward, path, progress)
+    total = (torch.tensor(weights, dtype=x.dtype)[:, None, None] * grads).sum(dim=0)  # (T, d)
+    return ((x - start) * total).sum(dim=-1)  # (T,)
+
+
+def _path_gradients(
+    forward: Forward, path: torch.Tensor, progress: Callable[[float], None] | None
+) -> torch.Tensor:
+    """(S, T, d): df/dx at every point of the path, one point a forward call."""
     # Every point of the path in one graph and one backward pass, as captum does (a backward
     # pass per point took twice as long; benchmarks/bench_layers.py).
+    steps = path.shape[0]
     with torch.enable_grad():
-        path = (start + alphas * (x - start)).requires_grad_(True)  # (S, T, d)
+        path = path.requires_grad_(True)  # (S, T, d)
         values = []
         for k, point in enumerate(path.unbind(0)):  # one unbind: path[k] would make S views
             values.append(_scalar(forward(point)))
             if progress is not None:
                 progress((k + 1) / steps)
         (grads,) = torch.autograd.grad(torch.stack(values).sum(), path)  # (S, T, d)
-    total = (torch.tensor(weights, dtype=x.dtype)[:, None, None] * grads).sum(dim=0)  # (T, d)
-    return ((x - start) * total).sum(dim=-1)  # (T,)
+    return grads
+
+
+def _batched_gradients(
+    forward: Forward, path: torch.Tensor, batch: int, progress: Callable[[float], None] | None
+) -> torch.Tensor:
+    """(S, T, d): df/dx at every point of the path, `batch` points a forward call and a
+    backward pass (a model's batch runs several times faster than its points one by one)."""
+    steps = path.shape[0]
+    grads = []
+    for chunk in path.split(batch):  # (B, T, d)
+        with torch.enable_grad():
+            points = chunk.clone().requires_grad_(True)
+            values = forward(points)
+            if values.shape != (points.shape[0],):
+                raise ValueError(
+                    f"a batched forward must return one number a point, got {tuple(values.shape)}"
+                )
+            (grad,) = torch.autograd.grad(values.sum(), points)  # (B, T, d)
+        grads.append(grad)
+        if progress is not None:
+            progress(sum(g.shape[0] for g in grads) / steps)
+    return torch.cat(grads)  # (S, T, d)

@@ -79,3 +79,22 @@ def test_bad_arguments_say_what_is_wrong():
         gradient_x_input(lambda e: e.sum(-1), x)
     with pytest.raises(ValueError, match=r"embeddings must be \(T, d\) floats"):
         gradient_x_input(forward, x[0])
+
+
+@pytest.mark.parametrize("batch", [2, 5, 32])
+def test_a_batched_forward_gives_the_same_attributions(batch):
+    x, w, u = setup()
+    forward = forward_of(w, u)
+    calls: list[tuple[int, ...]] = []
+
+    def batched(xs: torch.Tensor) -> torch.Tensor:  # (B, T, D) -> (B,)
+        calls.append(tuple(xs.shape))
+        return torch.tanh(xs @ w).mean(dim=1) @ u
+
+    shares: list[float] = []
+    ours = integrated_gradients(batched, x, steps=32, batch=batch, progress=shares.append)
+    torch.testing.assert_close(ours, integrated_gradients(forward, x, steps=32))
+    assert [c[0] for c in calls] == [len(c) for c in torch.arange(32).split(batch)]
+    assert shares[-1] == 1.0 and len(shares) == len(calls)
+    with pytest.raises(ValueError, match=r"one number a point, got \(\)"):
+        integrated_gradients(lambda xs: xs.sum(), x, steps=4, batch=2)

@@ -46,6 +46,10 @@ class Kept:
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._items
+
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         """The result kept under `key`, or `compute()` kept under it."""
         with self._lock:

@@ -65,6 +65,11 @@ EN: dict[str, str] = {
         "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
         "{loss_after} nats a token."
     ),
+    "across.ablation.summary_same": (
+        "The model's first choice **{token}**: {before} before, {after} after; it still says "
+        "**{top}**. KL(before || after) = {kl} nats; the loss on the text {loss_before} -> "
+        "{loss_after} nats a token."
+    ),
     "across.fusion": "Heads fused by",
     "across.fusion.help": (
         "Each layer's heads are combined into one matrix before the layers are chained: their "
@@ -78,7 +83,30 @@ EN: dict[str, str] = {
     "across.row": "Row to attribute",
     "across.row.help": (
         "The position of the top layer whose attribution to the input tokens is shown: [CLS] "
-        "(position 0) for an encoder, whose [CLS] row stands for the sentence."
+        "(position 0) for an encoder, whose [CLS] row stands for the sentence; the last "
+        "position for a decoder, which predicts the next token (its position 0 can only attend "
+        "to itself)."
+    ),
+    "across.hide_first": "Hide the first token (the attention sink)",
+    "across.hide_first.help": (
+        "A decoder's heads park much of their attention on the first token, whatever it is "
+        "(an attention sink: Xiao et al. 2023), and rollout multiplies that through every "
+        "layer. Hiding it drops its row and column and renormalises each row over the rest, "
+        "as on Model attention."
+    ),
+    "across.first_hidden": (
+        "The first token is hidden: each row is renormalised over the other tokens (divided by "
+        "what they hold)."
+    ),
+    "across.one_token": (
+        "The row “{row}” puts {share} of its weight on “{token}”: through the layers it draws "
+        "almost only from that token, so the others barely show."
+    ),
+    "across.one_token.first": (
+        "The row “{row}” puts {share} of its weight on “{token}”, the first token: a decoder's "
+        "heads park their attention there (an attention sink), and rollout multiplies that "
+        "through every layer: hide the first token (the switch “Hide the first token”) to see "
+        "how the other tokens share the row, renormalised."
     ),
     "across.rollout.explain": (
         "**Rollout.** Each layer's heads are fused into one matrix A, the residual connection is "
@@ -193,8 +221,29 @@ EN: dict[str, str] = {
     "across.series.ig": "integrated gradients",
     "across.attribution": "attribution",
     "across.saliency.complete": (
-        "Completeness: integrated gradients sum to {total}; the target went from {baseline} at "
-        "the baseline to {value}, a change of {change} (gap {gap})."
+        "Completeness: integrated gradients over {steps} steps sum to {total}; the target went "
+        "from {baseline} at the baseline to {value}, a change of {change} (gap {gap})."
+    ),
+    "across.gap.advice": (
+        "A gap over {limit} means the integral is not yet converged: the attributions do not "
+        "add up to the change. More steps may close it; the button measures how many do, "
+        "trying larger counts up to {most}."
+    ),
+    "across.gap.find": "Find the steps that close the gap",
+    "across.gap.finding": "Integrated gradients at {counts} steps, until the gap is small…",
+    "across.gap.found": (
+        "Measured: {steps} steps bring the gap under {limit} ({gap}); pick {steps} under "
+        "Integration steps."
+    ),
+    "across.gap.found_off": (
+        "Measured: {steps} steps bring the gap under {limit} ({gap}), more than the {top} the "
+        "slider offers (notebooks: `integrated_gradients(..., steps={steps})`)."
+    ),
+    "across.gap.none": (
+        "Measured: no number of steps up to {most} brings the gap under {limit}. The path from "
+        "this baseline changes too sharply for the integral (a normalised model reads a scaled "
+        "input almost as the input itself, except near zero); another baseline ({others}) may "
+        "close it."
     ),
     "across.rho.heading": "Spearman's rank correlations",
     "across.rho.gxi_ig": "gradient × input and integrated gradients",
@@ -274,6 +323,11 @@ KO: dict[str, str] = {
         "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "
         "{loss_after} nats."
     ),
+    "across.ablation.summary_same": (
+        "모델의 첫 선택 **{token}**: 전 {before}, 후 {after}. 모델은 여전히 **{top}**을(를) "
+        "고릅니다. KL(전 || 후) = {kl} nats, 글에 대한 손실은 토큰당 {loss_before} -> "
+        "{loss_after} nats."
+    ),
     "across.fusion": "헤드를 합치는 방법",
     "across.fusion.help": (
         "층을 잇기 전에 각 층의 헤드를 행렬 하나로 합칩니다. 평균(논문의 선택), 또는 각 칸의 "
@@ -287,7 +341,27 @@ KO: dict[str, str] = {
     "across.row": "기여를 볼 행",
     "across.row.help": (
         "입력 토큰에 대한 기여를 보여 줄 맨 위 층의 위치입니다. 인코더에서는 [CLS](위치 0)의 "
-        "행이 문장 전체를 대표합니다."
+        "행이 문장 전체를 대표하고, 디코더에서는 다음 토큰을 예측하는 마지막 위치에서 "
+        "시작합니다(디코더의 위치 0은 자기 자신만 볼 수 있습니다)."
+    ),
+    "across.hide_first": "첫 토큰 숨기기(어텐션 싱크)",
+    "across.hide_first.help": (
+        "디코더의 헤드는 첫 토큰이 무엇이든 어텐션의 많은 몫을 그 토큰에 둡니다(어텐션 싱크: "
+        "Xiao et al. 2023). 롤아웃은 이를 모든 층에 걸쳐 곱합니다. 숨기면 그 행과 열을 빼고 "
+        "각 행을 나머지에 대해 다시 정규화합니다(모델 어텐션 페이지와 같습니다)."
+    ),
+    "across.first_hidden": (
+        "첫 토큰을 숨겼습니다. 각 행은 나머지 토큰에 대해 다시 정규화됩니다(그 토큰들이 가진 "
+        "몫으로 나눕니다)."
+    ),
+    "across.one_token": (
+        "“{row}” 행은 무게의 {share}을(를) “{token}”에 둡니다. 층을 거치며 거의 그 토큰에서만 "
+        "가져오므로 다른 토큰은 거의 보이지 않습니다."
+    ),
+    "across.one_token.first": (
+        "“{row}” 행은 무게의 {share}을(를) 첫 토큰 “{token}”에 둡니다. 디코더의 헤드는 "
+        "어텐션을 그곳에 모아 두고(어텐션 싱크), 롤아웃은 이를 모든 층에 걸쳐 곱합니다. "
+        "나머지를 보려면 “첫 토큰 숨기기”를 켜세요(다시 정규화해 보여 줍니다)."
     ),
     "across.rollout.explain": (
         "**롤아웃.** 각 층의 헤드를 행렬 A 하나로 합치고, 잔차 연결을 Ã = 0.5·A + 0.5·I로 "
@@ -394,8 +468,29 @@ KO: dict[str, str] = {
     "across.series.ig": "적분 그래디언트",
     "across.attribution": "기여",
     "across.saliency.complete": (
-        "완전성: 적분 그래디언트의 합은 {total}이고, 대상은 기준점의 {baseline}에서 {value}로 "
-        "{change}만큼 바뀌었습니다(차이 {gap})."
+        "완전성: {steps}단계 적분 그래디언트의 합은 {total}이고, 대상은 기준점의 {baseline}에서 "
+        "{value}로 {change}만큼 바뀌었습니다(차이 {gap})."
+    ),
+    "across.gap.advice": (
+        "차이가 {limit}를 넘으면 적분이 아직 수렴하지 않은 것입니다. 기여의 합이 변화량과 "
+        "맞지 않습니다. 단계를 늘리면 줄어들 수 있습니다. 버튼은 {most}단계까지 더 큰 수를 "
+        "차례로 시도해 몇 단계면 되는지 측정합니다."
+    ),
+    "across.gap.find": "차이를 줄이는 단계 수 찾기",
+    "across.gap.finding": "{counts}단계로 적분 그래디언트를 구하는 중(차이가 작아질 때까지)…",
+    "across.gap.found": (
+        "측정 결과: {steps}단계면 차이가 {limit} 아래로 내려갑니다({gap}). 적분 단계 수에서 "
+        "{steps}을(를) 고르세요."
+    ),
+    "across.gap.found_off": (
+        "측정 결과: {steps}단계면 차이가 {limit} 아래로 내려갑니다({gap}). 슬라이더의 최대 "
+        "{top}보다 많습니다(노트북에서: `integrated_gradients(..., steps={steps})`)."
+    ),
+    "across.gap.none": (
+        "측정 결과: {most}단계까지 어느 단계 수도 차이를 {limit} 아래로 내리지 못합니다. 이 "
+        "기준점에서 시작하는 경로는 적분하기에 너무 급하게 변합니다(정규화하는 모델은 크기를 "
+        "줄인 입력을 0 근처가 아니면 원래 입력과 거의 같게 읽습니다). 다른 기준점({others})이 "
+        "차이를 줄일 수 있습니다."
     ),
     "across.rho.heading": "스피어만 순위 상관계수",
     "across.rho.gxi_ig": "그래디언트 × 입력과 적분 그래디언트",

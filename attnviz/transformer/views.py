@@ -1,6 +1,7 @@
 """Views of a reading: the attention a page shows (specials or the first token hidden, words
-merged, a block of a pair), the caveat on text outside MiniLM's vocabulary, and the reference
-check that attnviz.attention reproduces a model's own weights.
+merged, a block of a pair, rows renormalised over what is shown), the caveat on text outside
+MiniLM's vocabulary, and the reference check that attnviz.attention reproduces a model's own
+weights.
 
 Shape letters: L layers, H heads, T tokens, S key tokens, W words, d_head a head's size.
 """
@@ -134,6 +135,12 @@ def attention_view(
     view = _picked(attn, -2, rows)  # (L, H, r, T or W)
     view = _picked(view, -1, cols)  # (L, H, r, c)
     return view, [labels[i] for i in rows], [labels[i] for i in cols]
+
+
+def renormalise(attn: torch.Tensor) -> torch.Tensor:
+    """(..., r, c) -> (..., r, c): each row divided by its sum, so it sums to 1 over the shown
+    keys (softmax rows are positive, so no shown row sums to 0)."""
+    return attn / attn.sum(dim=-1, keepdim=True)  # (..., r, c)
 
 
 def _picked(attn: torch.Tensor, dim: int, index: list[int]) -> torch.Tensor:

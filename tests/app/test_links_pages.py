@@ -368,9 +368,9 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     },
     ACROSS: {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",
-        "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "hlayer": "4", "head": "5",
-        "target": "verdict", "baseline": "pad", "steps": "8", "score": "previous",
-        "ablation": "mean", "out": "1.2",
+        "view": "saliency", "fusion": "max", "layer": "2", "row": "3", "first": "1",
+        "hlayer": "4", "head": "5", "target": "verdict", "baseline": "pad", "steps": "8",
+        "score": "previous", "ablation": "mean", "out": "1.2",
     },
     GENERATION: {
         "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",

@@ -16,7 +16,8 @@ No Streamlit, no Plotly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ import torch
 from attnviz import head_stats, saliency
 from attnviz.encoder import Encoded, Encoder
 from attnviz.rollout import attention_rollout
+from attnviz.transformer.views import renormalise
 
 if TYPE_CHECKING:
     from attnviz.nli.classifier import Classifier
@@ -46,7 +48,11 @@ STATISTICS: dict[str, bool] = {
     "diagonal": True,
 }
 TARGETS = ("similarity", "verdict", "next")
+# Token rows a causal model reads at once along the integration path: a batch of points runs
+# several times faster than the points one by one, and the rows bound its memory.
+BATCH_ROWS = 256
 BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept
+CLOSE_GAP = 0.10  # a completeness gap above this share of the change gets advice on steps
 
 
 def head_statistics(encoded: Encoded) -> dict[str, torch.Tensor]:
@@ -101,12 +107,15 @@ def _hidden(encoder: Encoder, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
 
 
 def next_token_forward(encoder: Encoder, token: int) -> Callable[[torch.Tensor], torch.Tensor]:
-    """(T, d) word-embedding rows of one text -> the log-probability of `token` after it."""
+    """(T, d) word-embedding rows of one text -> the log-probability of `token` after it; or
+    (B, T, d), B points of an integration path -> (B,)."""
 
     def forward(x: torch.Tensor) -> torch.Tensor:
-        ones = torch.ones(1, x.shape[0], dtype=torch.long)
-        logits = encoder.model(inputs_embeds=x[None], attention_mask=ones).logits[0, -1]
-        return torch.log_softmax(logits.float(), dim=-1)[token]
+        rows = x if x.ndim == 3 else x[None]  # (B, T, d)
+        ones = torch.ones(rows.shape[:2], dtype=torch.long)
+        logits = encoder.model(inputs_embeds=rows, attention_mask=ones).logits[:, -1]  # (B, V)
+        values = torch.log_softmax(logits.float(), dim=-1)[:, token]  # (B,)
+        return values if x.ndim == 3 else values[0]
 
     return forward
 
@@ -227,8 +236,10 @@ def _attributed(
     start: torch.Tensor | None,
     steps: int,
     progress: Callable[[float], None] | None,
+    batch: int = 1,
 ) -> dict[str, Any]:
-    """The target at x and at the baseline, gradient x input and integrated gradients."""
+    """The target at x and at the baseline, gradient x input and integrated gradients
+    (`batch` points of the path a forward call)."""
     with torch.no_grad():
         value = float(forward(x))
         baseline_value = float(forward(torch.zeros_like(x) if start is None else start))
@@ -237,7 +248,7 @@ def _attributed(
         "baseline_value": baseline_value,
         "gradient_x_input": saliency.gradient_x_input(forward, x),
         "integrated": saliency.integrated_gradients(
-            forward, x, baseline=start, steps=steps, progress=progress
+            forward, x, baseline=start, steps=steps, progress=progress, batch=batch
         ),
     }
 
@@ -271,7 +282,7 @@ def next_token_saliency(
         target="next",
         label=token,
         rollout=attention_rollout(reading.every_attention())[-1, -1],
-        **_attributed(forward, x, start, steps, progress),
+        **_attributed(forward, x, start, steps, progress, max(1, BATCH_ROWS // x.shape[0])),
     )
 
 
@@ -283,3 +294,62 @@ def correlations(result: Saliency) -> dict[str, float]:
         found["rollout_gxi"] = spearman(result.rollout, result.gradient_x_input.abs())
         found["rollout_ig"] = spearman(result.rollout, result.integrated.abs())
     return found
+
+
+def hide_first(attn: torch.Tensor) -> torch.Tensor:
+    """(..., T, T) -> (..., T - 1, T - 1): the first token's row and column dropped and each
+    row renormalised over the rest, as Model attention hides a decoder's attention sink."""
+    return renormalise(attn[..., 1:, 1:])
+
+
+def without_first(result: Saliency) -> Saliency:
+    """The result without its first token, the rollout row renormalised over the rest; the
+    target's values stay those of the whole text (the completeness gap is the whole's)."""
+    return dataclasses.replace(
+        result,
+        tokens=result.tokens[1:],
+        sentence=result.sentence[1:],
+        special=result.special[1:],
+        gradient_x_input=result.gradient_x_input[1:],
+        integrated=result.integrated[1:],
+        rollout=None if result.rollout is None else renormalise(result.rollout[1:]),
+    )
+
+
+def completeness_gap(result: Saliency) -> float:
+    """|sum of integrated gradients - (f(x) - f(x'))| / |f(x) - f(x')| (nan for no change)."""
+    change = result.value - result.baseline_value
+    total = float(result.integrated.sum())
+    return abs(total - change) / abs(change) if change else float("nan")
+
+
+def step_ladder(after: int, choices: Sequence[int]) -> list[int]:
+    """The step counts to try after `after`: the choices above it, then doubling up to
+    saliency.MAX_STEPS."""
+    counts = [s for s in choices if s > after]
+    top = max([after, *counts])
+    while top * 2 <= saliency.MAX_STEPS:
+        top *= 2
+        counts.append(top)
+    return counts
+
+
+def closing_steps(
+    attribute: Callable[[int, Callable[[float], None] | None], Saliency],
+    counts: Sequence[int],
+    progress: Callable[[float], None] | None = None,
+) -> tuple[int, float] | None:
+    """The first of `counts` whose integrated gradients close the completeness gap to under
+    CLOSE_GAP, with its gap, measured by `attribute(steps, progress)`; None when none does."""
+    total, done = sum(counts), 0
+    for steps in counts:
+
+        def part(share: float, start: int = done, steps: int = steps) -> None:
+            if progress is not None:
+                progress((start + share * steps) / total)
+
+        gap = completeness_gap(attribute(steps, part))
+        if gap < CLOSE_GAP:
+            return steps, gap
+        done += steps
+    return None

@@ -27,12 +27,18 @@ from attnviz.figures.model import before_after_bars, head_heatmap, head_values
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import (
     BASELINES,
+    CLOSE_GAP,
     STATISTICS,
     Saliency,
+    closing_steps,
+    completeness_gap,
     correlations,
     head_statistics,
+    hide_first,
     spearman,
+    step_ladder,
     token_saliency,
+    without_first,
 )
 from attnviz.lessons.across.figures import (
     STATISTICS_A_ROW,
@@ -95,7 +101,14 @@ FUSION = controls.choice_control("fusion", "across_fusion", "mean", HEAD_FUSIONS
 # whatever the model's depth.
 ALL_LAYERS = -1
 LAYER = controls.int_control("layer", "across_layer", ALL_LAYERS, ALL_LAYERS, MAX_LAYERS - 2)
-ROW = controls.int_control("row", "across_row", 0, 0, MAX_ROW)
+# The row to attribute; AUTO_ROW (the default) is the model's own: [CLS] (position 0) for an
+# encoder, the last position for a decoder (its position 0 can only attend to itself).
+AUTO_ROW = -1
+ROW = controls.int_control("row", "across_row", AUTO_ROW, AUTO_ROW, MAX_ROW)
+# A decoder's first token (its attention sink) hidden, rows renormalised over the rest.
+FIRST = controls.bool_control("first", "across_hide_first")
+ONE_TOKEN = 0.9  # a shown row with this share on one token gets a caption saying so
+FIND_STEPS = "across_find_steps"
 HEAD_LAYER = controls.int_control("hlayer", "across_head_layer", 0, 0, MAX_LAYERS - 1)
 HEAD = controls.int_control("head", "across_head", 0, 0, 63)
 TARGET = controls.choice_control("target", "across_target", "similarity", ENCODER_TARGETS)
@@ -118,8 +131,8 @@ OUT = controls.text_control("out", "across_ablate_out", "", max_chars=600)
 FINDER_GRID = "across_finder_grid"
 RANKED = 10
 LINK: tuple[controls.Control, ...] = (
-    MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, HEAD_LAYER, HEAD, TARGET,
-    BASELINE, STEPS, SCORE, MODE, OUT,
+    MODEL, PRESET, SENTENCE_A, SENTENCE_B, VIEW, FUSION, LAYER, ROW, FIRST, HEAD_LAYER, HEAD,
+    TARGET, BASELINE, STEPS, SCORE, MODE, OUT,
 )  # fmt: skip
 KEPT = cache.Kept()  # flows and saliencies: they show a progress bar while they are computed
 assert max(STEP_CHOICES) <= MAX_STEPS
@@ -170,11 +183,31 @@ def token_names(tokens: list[str]) -> list[str]:
     return [f"{i} · {token}" for i, token in enumerate(tokens)]
 
 
-def choose_path(encoded: Encoded, num_layers: int) -> tuple[str, int, int]:
-    """Sidebar: how heads are fused, through which layer, and the row to attribute."""
+def row_options(encoded: Encoded, hide: bool) -> tuple[list[int], int]:
+    """The rows the picker offers (AUTO_ROW in place of the position it stands for, the first
+    token left out when it is hidden) and that position."""
+    first = 1 if hide else 0
+    count = len(encoded.tokens)
+    auto = count - 1 if encoded.kind == "decoder" else first
+    options = [AUTO_ROW if i == auto else i for i in range(first, count)]
+    if int(st.session_state.get(ROW.key, AUTO_ROW)) not in options:
+        st.session_state[ROW.key] = AUTO_ROW  # a link's number out of range, or a hidden row
+    return options, auto
+
+
+def hide_switch(encoded: Encoded, where: object = None) -> bool:
+    """A decoder's "hide the first token" switch (an encoder has none); off for one token."""
+    if encoded.kind != "decoder" or len(encoded.tokens) < 2:
+        return False
+    label, help_text = t("across.hide_first"), t("across.hide_first.help")
+    return controls.toggle(FIRST, label, where=where, help=help_text)
+
+
+def choose_path(encoded: Encoded, num_layers: int) -> tuple[str, int, int, bool]:
+    """Sidebar: how heads are fused, through which layer, whether a decoder's first token is
+    hidden, and the row to attribute."""
     if not ALL_LAYERS <= int(st.session_state[LAYER.key]) < num_layers - 1:
         st.session_state[LAYER.key] = ALL_LAYERS
-    clamp(ROW, len(encoded.tokens))  # before the widget that holds it is drawn
     names = token_names(encoded.labels)
     last = num_layers - 1
     with st.sidebar:
@@ -191,42 +224,67 @@ def choose_path(encoded: Encoded, num_layers: int) -> tuple[str, int, int]:
             key=LAYER.key,
             persist_state="session",
         )
+        hide = hide_switch(encoded)
+        options, auto = row_options(encoded, hide)  # before the widget that holds it is drawn
         row = st.selectbox(
             t("across.row"),
-            range(len(names)),
-            format_func=lambda i: names[i],
+            options,
+            format_func=lambda i: names[auto if i == AUTO_ROW else i],
             key=ROW.key,
             help=t("across.row.help"),
             persist_state="session",
         )
     layer = last if through == ALL_LAYERS else int(through or 0)
-    return str(fusion), layer, int(row or 0)
+    return str(fusion), layer, auto if row in (None, AUTO_ROW) else int(row), hide
 
 
-def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) -> None:
+def one_token_note(row: torch.Tensor, tokens: list[str], name: str, sink: bool) -> None:
+    """A caption when a shown row puts nearly all its weight on one token, and why; `sink`:
+    that token may be a decoder's first token, still shown."""
+    share, where = float(row.max()), int(row.argmax())
+    if share < ONE_TOKEN:
+        return
+    key = "across.one_token.first" if sink and where == 0 else "across.one_token"
+    token = markdown_literal(tokens[where])
+    st.caption(t(key, share=f"{share:.2f}", token=token, row=markdown_literal(name)))
+
+
+def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int, hide: bool) -> None:
     """The rollout through layers 0..layer, the row's attribution beside that layer's raw
-    attention, and the row's attribution layer by layer."""
+    attention, and the row's attribution layer by layer (without a decoder's first token when
+    `hide`, rows renormalised over the rest)."""
     text = catalogue()
     tokens = encoded.labels  # each piece as its text
+    raw = encoded.every_attention()[layer].mean(dim=0)  # (T, T) the layer's heads averaged
+    if hide:
+        tokens, rollout, raw, row = tokens[1:], hide_first(rollout), hide_first(raw), row - 1
     st.markdown(t("across.rollout.explain"))
+    if hide:
+        st.caption(t("across.first_hidden"))
     left, right = st.columns(2)
     with left:
         plot(
             token_matrix(rollout[layer], tokens, t("across.rollout.title", layer=layer), text),
             key="across_rollout",
         )
-    raw = encoded.every_attention()[layer].mean(dim=0)[row]  # (T,) the layer's heads averaged
     with right:
         plot(
             token_bars(
                 tokens,
-                [{t("across.series.rollout"): rollout[layer, row], t("across.series.raw"): raw}],
+                [
+                    {
+                        t("across.series.rollout"): rollout[layer, row],
+                        t("across.series.raw"): raw[row],
+                    }
+                ],
                 title=t("across.row_title", token=tokens[row], layer=layer),
                 y_titles=[t("across.share")],
                 across=2,
             ),
             key="across_row_bars",
         )
+    sink = encoded.kind == "decoder" and not hide
+    one_token_note(rollout[layer, row], tokens, tokens[row], sink)
     plot(
         row_by_layer(rollout, row, tokens, t("across.by_layer_title", token=tokens[row]), text),
         key="across_by_layer",
@@ -235,9 +293,11 @@ def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int) 
     csv_download(t("across.rollout.csv", layer=layer), rollout[layer], labels, labels, "rollout")
 
 
-def show_flow(encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, row: int) -> None:
+def show_flow(
+    encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, row: int, hide: bool
+) -> None:
     """The attention flow through layers 0..layer (capped at MAX_FLOW_TOKENS), its row beside
-    rollout's."""
+    rollout's (without a decoder's first token when `hide`, rows renormalised over the rest)."""
     tokens = encoded.labels  # each piece as its text
     st.markdown(t("across.flow.explain", limit=MAX_FLOW_TOKENS))
     if len(tokens) > MAX_FLOW_TOKENS:
@@ -249,6 +309,9 @@ def show_flow(encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, 
         t("across.flow.computing", pairs=len(tokens) ** 2, layers=layer + 1),
         lambda progress: attention_flow(attn, fusion, progress=progress),
     )
+    if hide:
+        tokens, flow, rollout, row = tokens[1:], hide_first(flow), hide_first(rollout), row - 1
+        st.caption(t("across.first_hidden"))
     left, right = st.columns(2)
     with left:
         title = t("across.flow.title", layer=layer)
@@ -360,7 +423,7 @@ def choose_saliency(has_classifier: bool, causal: bool) -> tuple[str, str, int]:
     return str(target), str(baseline), steps
 
 
-def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
+def show_saliency(model: Encoder, encoded: Encoded, text_a: str, text_b: str | None) -> None:
     """Gradient x input and integrated gradients for the chosen target, beside rollout."""
     st.markdown(t("across.saliency.explain"))
     causal = model.kind == "decoder"
@@ -374,35 +437,38 @@ def show_saliency(model: Encoder, text_a: str, text_b: str | None) -> None:
     target, baseline, steps = choose_saliency(usable, causal)
     if st.session_state.get(TARGET.key) == "verdict" and not usable:
         st.info(t("across.saliency.no_classifier", detail=name))
+    hide = hide_switch(encoded)
     verdict = name if target == "verdict" else ""
-    key = ("saliency", str(model.path), text_a, text_b, target, baseline, steps, verdict)
+    key = ("saliency", str(model.path), text_a, text_b, target, baseline, verdict)
+
+    def attribute(count: int, progress: Callable[[float], None] | None) -> Saliency:
+        return token_saliency(
+            model, text_a, text_b, target=target, classifier=trained, baseline=baseline,
+            steps=count, progress=progress,
+        )  # fmt: skip
+
     result = with_progress(
-        key,
-        t("across.saliency.computing", steps=steps),
-        lambda progress: token_saliency(
-            model,
-            text_a,
-            text_b,
-            target=target,
-            classifier=trained,
-            baseline=baseline,
-            steps=steps,
-            progress=progress,
-        ),
+        (*key, steps), t("across.saliency.computing", steps=steps), lambda p: attribute(steps, p)
     )
-    show_saliency_result(result, model)
+    show_saliency_result(result, model, hide)
+    show_completeness(result, key, attribute)
 
 
-def show_saliency_result(result: Saliency, model: Encoder) -> None:
-    """The bars, the target's values and completeness, the rank correlations, a table."""
+def show_saliency_result(result: Saliency, model: Encoder, hide: bool) -> None:
+    """The bars, the target's values, the rank correlations and a table (without a decoder's
+    first token when `hide`, the rollout row renormalised over the rest)."""
     show_target(result, model)
     rollout_name = t(
         "across.series.rollout_last" if result.target == "next" else "across.series.rollout_cls"
     )
-    show_saliency_bars(result, rollout_name)
-    show_completeness(result)
-    show_correlations(result)
-    show_token_table(result, rollout_name)
+    shown = without_first(result) if hide else result
+    if hide:
+        st.caption(t("across.first_hidden"))
+    show_saliency_bars(shown, rollout_name)
+    if shown.rollout is not None and result.target == "next":  # the last position's row
+        one_token_note(shown.rollout, shown.tokens, shown.tokens[-1], not hide)
+    show_correlations(shown)
+    show_token_table(shown, rollout_name)
 
 
 def show_target(result: Saliency, model: Encoder) -> None:
@@ -431,22 +497,29 @@ def show_saliency_bars(result: Saliency, rollout_name: str) -> None:
         t("across.series.ig"): result.integrated,
     })  # fmt: skip
     y_titles.append(t("across.attribution"))
-    boundary = result.sentence.index(1) - 0.5
+    # A dashed line where sentence B starts (a decoder's single text has none).
+    boundaries = [result.sentence.index(1) - 0.5] if 1 in result.sentence else []
     fig = token_bars(
         result.tokens,
         panels,
         title=t(SALIENCY_TITLES[result.target]),
         y_titles=y_titles,
-        boundaries=[boundary],
+        boundaries=boundaries,
     )
     plot(fig, key="across_saliency")
 
 
-def show_completeness(result: Saliency) -> None:
-    """How far integrated gradients' sum is from the target's change from the baseline."""
+def show_completeness(
+    result: Saliency,
+    key: tuple[object, ...],
+    attribute: Callable[[int, Callable[[float], None] | None], Saliency],
+) -> None:
+    """How far integrated gradients' sum is from the target's change from the baseline; above
+    CLOSE_GAP, a button measures how many steps close it (kept under `key`)."""
     total = float(result.integrated.sum())
     change = result.value - result.baseline_value
-    gap = abs(total - change) / abs(change) if change else float("nan")
+    gap = completeness_gap(result)
+    steps = int(st.session_state.get(STEPS.key, STEPS.default))
     st.caption(
         t(
             "across.saliency.complete",
@@ -455,8 +528,35 @@ def show_completeness(result: Saliency) -> None:
             baseline=f"{result.baseline_value:.4f}",
             change=f"{change:.4f}",
             gap="—" if math.isnan(gap) else f"{gap:.2%}",
+            steps=steps,
         )
     )
+    if not gap > CLOSE_GAP:
+        return
+    counts = step_ladder(steps, STEP_CHOICES)
+    found_key = ("closing", *key, steps)
+    limit = f"{CLOSE_GAP:.0%}"
+    if found_key not in KEPT:
+        st.caption(t("across.gap.advice", limit=limit, most=MAX_STEPS))
+        if not counts or not st.button(t("across.gap.find"), key=FIND_STEPS):
+            return
+    found = with_progress(
+        found_key,
+        t("across.gap.finding", counts=", ".join(map(str, counts))),
+        lambda progress: closing_steps(attribute, counts, progress),
+    )
+    if found is None:
+        current = st.session_state.get(BASELINE.key)
+        others = ", ".join(t(BASELINE_NAMES[b]) for b in BASELINES if b != current)
+        st.caption(t("across.gap.none", limit=limit, most=MAX_STEPS, others=others))
+    else:
+        on_slider = found[0] in STEP_CHOICES
+        st.caption(
+            t(
+                "across.gap.found" if on_slider else "across.gap.found_off",
+                steps=found[0], gap=f"{found[1]:.2%}", limit=limit, top=max(STEP_CHOICES),
+            )
+        )  # fmt: skip
 
 
 def show_correlations(result: Saliency) -> None:
@@ -496,31 +596,35 @@ def show() -> None:
         view = controls.select(VIEW, t("across.view"), lambda v: t(VIEWS[v]), widget="segmented")
         with st.spinner(t("model.computing")):
             encoded = read(str(model.path), model, text_a, text_b)
-    except ValueError as err:
+        for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
+            if truncated:
+                st.info(t("model.truncated", which=which, limit=MAX_TOKENS))
+        if alignment_caveat(encoded):
+            st.warning(t("model.caveat"))
+        show_view(str(view), model, encoded, text_a, text_b)
+    except ValueError as err:  # every view's error ends here, as the page's own message
         show_error(err)
-        return
-    for truncated, which in zip(encoded.truncated, ("A", "B"), strict=False):
-        if truncated:
-            st.info(t("model.truncated", which=which, limit=MAX_TOKENS))
-    if alignment_caveat(encoded):
-        st.warning(t("model.caveat"))
+    links.share_panel(LINK, key="across")
+
+
+def show_view(view: str, model: Encoder, encoded: Encoded, text_a: str, text_b: str | None) -> None:
+    """The chosen view of the model's reading."""
     if view in ("rollout", "flow"):
-        fusion, layer, row = choose_path(encoded, model.num_layers)
+        fusion, layer, row, hide = choose_path(encoded, model.num_layers)
         rollout = rollout_of(
             str(model.path), tuple(encoded.texts), fusion, encoded.every_attention()
         )
         if view == "rollout":
-            show_rollout(encoded, rollout, layer, row)
+            show_rollout(encoded, rollout, layer, row, hide)
         else:
-            show_flow(encoded, rollout, fusion, layer, row)
+            show_flow(encoded, rollout, fusion, layer, row, hide)
     elif view == "heads":
         show_heads(encoded, model.num_layers, model.num_heads)
     elif view == "finder":
         text = text_a if text_b is None else f"{text_a}\n{text_b}"  # as a decoder reads a pair
         show_finder(model, text, HEAD_LAYER.key, HEAD.key)
     else:
-        show_saliency(model, text_a, text_b)
-    links.share_panel(LINK, key="across")
+        show_saliency(model, encoded, text_a, text_b)
 
 
 # --- finder ---
@@ -616,17 +720,17 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
     titles = (t("across.ablation.before"), t("across.ablation.after", count=len(heads)))
     bars = before_after_bars(p_before, p_after, model.readable_piece, titles, catalogue())
     plot_row(dict(zip(("across_ablation_before", "across_ablation_after"), bars, strict=True)))
-    first = int(p_before.argmax())
+    first, top = int(p_before.argmax()), int(p_after.argmax())
     token = markdown_literal(model.readable_piece(first))
     st.markdown(
         t(
-            "across.ablation.summary",
+            "across.ablation.summary_same" if top == first else "across.ablation.summary",
             token=token,
             before=f"{float(p_before[first]):.1%}",
             after=f"{float(p_after[first]):.1%}",
             kl=f"{interventions.kl_divergence(p_before, p_after):.4f}",
             loss_before=f"{interventions.prompt_loss(ids, before):.3f}",
             loss_after=f"{interventions.prompt_loss(ids, after):.3f}",
-            top=markdown_literal(model.readable_piece(int(p_after.argmax()))),
+            top=markdown_literal(model.readable_piece(top)),
         )
     )

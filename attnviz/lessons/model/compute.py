@@ -13,12 +13,6 @@ from attnviz.transformer import interventions
 from attnviz.transformer.tokens import readable
 
 
-def renormalise(attn: torch.Tensor) -> torch.Tensor:
-    """(..., r, c) -> (..., r, c): each row divided by its sum, so it sums to 1 over the shown
-    keys (softmax rows are positive, so no shown row sums to 0)."""
-    return attn / attn.sum(dim=-1, keepdim=True)  # (..., r, c)
-
-
 def specials_share(
     encoded: Encoded, *, merge_words: bool, block: str, first: bool = False
 ) -> torch.Tensor:

@@ -57,7 +57,6 @@ from attnviz.lessons.model.compute import (
     EditEffect,
     edit_effect,
     next_token_rows,
-    renormalise,
     specials_share,
     stack_attention,
     strongest_lines,
@@ -67,6 +66,7 @@ from attnviz.parsing import MAX_ROWS, format_matrix, parse_matrix
 from attnviz.transformer import lazy
 from attnviz.transformer.interventions import kl_divergence
 from attnviz.transformer.neurons import HeadVectors, NeuronTerms, head_vectors, neuron_terms
+from attnviz.transformer.views import renormalise
 
 BLOCKS = {
     "all": "model.block.all",

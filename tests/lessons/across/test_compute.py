@@ -10,7 +10,7 @@ import pytest
 import torch
 from scipy.stats import spearmanr
 
-from attnviz import head_stats, nli
+from attnviz import head_stats, nli, saliency
 from attnviz.app.cache import Kept
 from attnviz.lessons.across import compute
 from attnviz.rollout import attention_rollout
@@ -153,3 +153,54 @@ def test_kept_results_are_shared_bounded_and_least_recently_used_out():
     kept.get("c", make(3))  # so "b" goes
     assert kept.get("b", make(4)) == 4 and kept.get("a", make(9)) == 9
     assert calls == [1, 2, 3, 4, 9]
+
+
+def _result(gap: float) -> compute.Saliency:
+    """A saliency whose integrated gradients miss the change 1.0 by `gap`."""
+    return compute.Saliency(
+        tokens=["a", "b"], sentence=[0, 0], special=[False, False], target="next", label=0,
+        value=0.5, baseline_value=-0.5, gradient_x_input=torch.zeros(2),
+        integrated=torch.tensor([0.5, 0.5 + gap]), rollout=torch.tensor([0.75, 0.25]),
+    )  # fmt: skip
+
+
+def test_the_steps_that_close_the_gap_are_measured_in_order():
+    assert compute.step_ladder(32, (8, 16, 32, 64, 128, 256)) == [64, 128, 256, 512, 1024]
+    assert compute.step_ladder(256, (8, 256)) == [512, 1024]
+    assert compute.step_ladder(1024, (8, 256)) == []
+    gaps = {64: 0.5, 128: 0.2, 256: 0.05, 512: 0.01}
+    tried: list[int] = []
+    shares: list[float] = []
+
+    def attribute(steps, progress):
+        tried.append(steps)
+        progress(1.0)
+        return _result(gaps[steps])
+
+    found = compute.closing_steps(attribute, [64, 128, 256, 512], shares.append)
+    assert found == (256, pytest.approx(0.05)) and tried == [64, 128, 256]
+    assert shares == pytest.approx([64 / 960, 192 / 960, 448 / 960])
+    assert compute.closing_steps(lambda s, p: _result(0.3), [64, 128]) is None
+
+
+def test_hiding_the_first_token_renormalises_the_rest():
+    attn = torch.softmax(torch.randn(3, 5, 5), dim=-1)
+    hidden = compute.hide_first(attn)
+    torch.testing.assert_close(hidden * attn[:, 1:, 1:].sum(-1, keepdim=True), attn[:, 1:, 1:])
+    torch.testing.assert_close(hidden.sum(-1), torch.ones(3, 4))
+    shown = compute.without_first(_result(0.0))
+    assert shown.tokens == ["b"] and shown.rollout is not None and float(shown.rollout[0]) == 1
+    assert compute.completeness_gap(_result(0.25)) == pytest.approx(0.25)
+
+
+def test_a_decoders_path_read_in_batches_equals_a_point_at_a_time(smol):
+    reading = smol.encode("I do need sleep", "I am tired")
+    x = reading.input_embeddings.float()  # (T, d)
+    assert reading.next_token_ids is not None
+    forward = compute.next_token_forward(smol, int(reading.next_token_ids[-1, 0]))
+    result = compute.next_token_saliency(smol, "I do need sleep", "I am tired", steps=8)
+    one_by_one = saliency.integrated_gradients(forward, x, steps=8)
+    torch.testing.assert_close(result.integrated, one_by_one, rtol=1e-3, atol=1e-3)
+    with torch.no_grad():
+        points = torch.stack([x, 0.5 * x])  # (2, T, d)
+        torch.testing.assert_close(forward(points), torch.stack([forward(x), forward(0.5 * x)]))

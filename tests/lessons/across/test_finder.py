@@ -66,6 +66,8 @@ def test_the_finder_and_the_ablation_on_the_page(smol: Encoder) -> None:
     at.multiselect(key=finder_view.ABLATE).set_value([]).run()
     assert at.query_params["out"] == "none"
     assert "heads out: 0" in chart(at, "across_ablation_after")["layout"]["title"]["text"]
+    text = " ".join(m.value for m in at.markdown)  # no head out: the same first choice
+    assert "it still says **␣cat**" in text and "now it says" not in text
 
 
 def test_an_encoder_has_no_finder() -> None:

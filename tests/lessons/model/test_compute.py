@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attnviz.lessons.model.compute import renormalise, specials_share
+from attnviz.lessons.model.compute import specials_share
+from attnviz.transformer.views import renormalise
 
 SPECIALS = [0, 5, 9]  # [CLS] i do need sleep [SEP] i am tired [SEP]
 
