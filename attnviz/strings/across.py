@@ -182,10 +182,12 @@ EN: dict[str, str] = {
     ),
     "across.baseline": "Baseline of integrated gradients",
     "across.baseline.zeros": "zero vectors",
-    "across.baseline.pad": "[PAD] rows, [CLS] and [SEP] kept",
+    "across.baseline.pad": "the pad token's rows, special tokens kept",
     "across.baseline.help": (
         "Integrated gradients walk from this input to the sentences' own embeddings; the "
-        "attributions sum to the change of the target along the way."
+        "attributions sum to the change of the target along the way. The pad token is "
+        "MiniLM's [PAD] ([CLS] and [SEP] kept), SmolLM2's `<|im_end|>`; a decoder starts from "
+        "it, since from zero vectors its completeness gap does not close."
     ),
     "across.steps": "Integration steps",
     "across.steps.help": (
@@ -434,10 +436,11 @@ KO: dict[str, str] = {
     ),
     "across.baseline": "적분 그래디언트의 기준점",
     "across.baseline.zeros": "영벡터",
-    "across.baseline.pad": "[PAD] 행([CLS]와 [SEP]은 유지)",
+    "across.baseline.pad": "패딩 토큰의 행(특수 토큰은 유지)",
     "across.baseline.help": (
-        "적분 그래디언트는 이 입력에서 문장의 실제 임베딩까지 걸어갑니다. 기여의 합은 그 길을 "
-        "따라 대상이 바뀐 양과 같습니다."
+        "적분 그래디언트는 이 입력에서 문장의 실제 임베딩까지 걸어갑니다. 기여의 합은 그 길을 따라 대상이 바뀐 양과 같습니다. 패딩 토큰은 MiniLM에서는"
+        " [PAD]([CLS]와 [SEP]은 유지), SmolLM2에서는 `<|im_end|>`입니다. 디코더는 영벡터에서 시작하면 완전성 차이가 줄지 않아 패딩"
+        " 토큰에서 시작합니다."
     ),
     "across.steps": "적분 단계 수",
     "across.steps.help": (

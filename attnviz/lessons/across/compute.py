@@ -51,7 +51,7 @@ TARGETS = ("similarity", "verdict", "next")
 # Token rows a causal model reads at once along the integration path: a batch of points runs
 # several times faster than the points one by one, and the rows bound its memory.
 BATCH_ROWS = 256
-BASELINES = ("zeros", "pad")  # zero vectors; [PAD] rows with [CLS] / [SEP] kept
+BASELINES = ("zeros", "pad")  # zero vectors; the pad token's rows, special tokens kept
 CLOSE_GAP = 0.10  # a completeness gap above this share of the change gets advice on steps
 
 

@@ -585,11 +585,33 @@ def show_token_table(result: Saliency, rollout_name: str) -> None:
     table(pd.DataFrame(per_token), t("across.saliency.csv"), key="across_saliency_table")
 
 
+BASELINE_FOR = "across_baseline_for"  # the model kind whose default the baseline holds
+
+
+def default_baseline(kind: str) -> None:
+    """The baseline's default follows the model: a decoder's integrated gradients start from
+    the pad token's rows (from zeros, which its RMSNorm never sees in text, SmolLM2's
+    completeness gap stays over 20% up to 1024 steps), an encoder's from zeros. A baseline
+    the person or a link chose stays."""
+
+    def default(of: str) -> str:
+        return "pad" if of == "decoder" else str(BASELINE.default)
+
+    before = st.session_state.get(BASELINE_FOR)
+    if BASELINE.key not in st.session_state:
+        st.session_state[BASELINE.key] = default(kind)
+    elif before not in (None, kind) and st.session_state[BASELINE.key] == default(before):
+        st.session_state[BASELINE.key] = default(kind)
+    st.session_state[BASELINE_FOR] = kind
+
+
 def show() -> None:
     links.restore_link(LINK, page="across")
     for control in LINK:  # every view's settings, whichever view draws its widgets
-        init_state(control.key, control.default)
+        if control is not BASELINE:
+            init_state(control.key, control.default)
     model = pick_model()
+    default_baseline(model.kind)
     links.publish_link(LINK)
     try:
         text_a, text_b = sentence_pair(PRESET, SENTENCE_A, SENTENCE_B)

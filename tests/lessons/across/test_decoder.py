@@ -120,8 +120,19 @@ def test_a_large_completeness_gap_measures_the_steps_that_close_it(smol: Encoder
 
 def test_no_steps_that_close_the_gap_name_another_baseline(monkeypatch) -> None:
     monkeypatch.setattr(across, "closing_steps", lambda *args: None)
-    at = show(_smol_page(), "saliency")  # zeros at 32 steps: a gap of 253%
+    at = show(_smol_page(), "saliency")
+    at.selectbox(key=across.BASELINE.key).set_value("zeros").run()  # 32 steps: a gap of 253%
     at.button(key=across.FIND_STEPS).click().run(timeout=300)
     assert not at.exception, [e.value for e in at.exception]
     assert "no number of steps up to 1024" in captions(at)
-    assert "another baseline ([PAD] rows, [CLS] and [SEP] kept)" in captions(at)
+    assert "another baseline (the pad token's rows, special tokens kept)" in captions(at)
+
+
+def test_a_decoders_saliency_starts_from_the_pad_rows_whose_gap_closes(smol: Encoder) -> None:
+    at = show(_smol_page(), "saliency")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=across.BASELINE.key).value == "pad"
+    note = next(c.value for c in at.caption if c.value.startswith("Completeness"))
+    gap = float(note.split("gap ")[1].split("%")[0])
+    assert gap < 10  # measured: 4.8% over 32 steps (zeros: 253%)
+    assert open_page(PAGE).session_state[across.BASELINE.key] == "zeros"  # MiniLM's stays
