@@ -120,7 +120,7 @@ KO: dict[str, str] = {
     "train_nli.source.contextual": "MiniLM 문맥 임베딩, 한 층(문장마다 MiniLM을 한 번 실행)",
     "train_nli.layer": "F, G, H가 읽는 MiniLM 층의 출력(모델 페이지와 같은 번호)",
     "train_nli.scale": "e의 스케일",
-    "train_nli.align": "attend 단계",
+    "train_nli.align": "주목(attend) 단계",
     "train_nli.entropy": (
         "에폭마다 이 정렬의 행 엔트로피(낮을수록 날카로움, 균등하면 {uniform}): {entropies}."
     ),
