@@ -126,6 +126,7 @@ EN: dict[str, str] = {
     "nli.confusion.gold": "gold label",
     "nli.confusion.predicted": "predicted",
     "nli.confusion.share": "share of the gold row",
+    "nli.confusion.bar": "row share",
     "nli.confusion.count": "pairs",
     "nli.card.open": "About this model",
     "nli.card.text": (
@@ -420,6 +421,7 @@ KO: dict[str, str] = {
     "nli.confusion.gold": "정답 레이블",
     "nli.confusion.predicted": "예측",
     "nli.confusion.share": "정답 행에서의 비율",
+    "nli.confusion.bar": "행 비율",
     "nli.confusion.count": "쌍 수",
     "nli.card.open": "이 모델에 대해",
     "nli.card.text": (
