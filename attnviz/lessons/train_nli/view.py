@@ -149,9 +149,9 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
     pairs = min(pairs, limit, len(prepared.train))
     dev = prepared.dev[: nli_jobs.MAX_DEV_PAIRS]
     offered = min(len(dev), WATCH_CHOICES)
-    if int(st.session_state.get(WATCH.key) or 0) >= offered:
-        st.session_state[WATCH.key] = 0
     init_state(WATCH.key, WATCH.default)
+    if int(st.session_state.get(WATCH.key) or 0) >= offered:  # an upload's smaller dev split
+        st.session_state[WATCH.key] = 0
     watch = st.selectbox(
         t("train_nli.watch"),
         range(offered),
