@@ -280,9 +280,9 @@ def confusion_figure(
         across=across,
     )
     # The colour bar names what colour and number both are (the counts are in the hover).
-    title = {"text": escape_label(text("nli.confusion.bar")), "side": "top",
-             "font": {"size": FONT_SIZE - 2}}  # fmt: skip
-    return figure.update_traces(colorbar_title=title)
+    bar_title = {"text": escape_label(text("nli.confusion.bar")), "side": "top",
+                 "font": {"size": FONT_SIZE - 2}}  # fmt: skip
+    return figure.update_traces(colorbar_title=bar_title)
 
 
 def accuracy_bars(
