@@ -13,6 +13,7 @@ from attnviz.app import matrix_input as inputs
 from attnviz.app import page
 from attnviz.lessons.model import view as model_view
 from attnviz.lessons.playground import view as pg
+from attnviz.strings import GLOSSARY
 from tests.apptest import ROOT, TIMEOUT
 
 PAGES = [lesson.script for lesson in page.LESSONS]
@@ -41,13 +42,38 @@ def test_each_korean_string_keeps_the_placeholders(key):
     [
         ("가법", "additive.title", "가산 어텐션"),
         ("리브-원-아웃", "kernels.learned_intro", "**LOO(leave-one-out) 교차 검증**"),
-        ("어텐드", "nli.intro", "**정렬** (attend) 단계"),
+        ("어텐드", "nli.intro", "**주목**(attend) 단계"),
     ],
 )
 def test_korean_terms_are_the_usual_ones(avoided, key, used):
     """The terms of Korean textbooks (가산 어텐션, as the Korean d2l says), not calques."""
     assert [k for k, value in KO.items() if avoided in value] == []
     assert used in KO[key]
+
+
+# The keys that name the NLI model's attend step, and those that mean the alignment it makes.
+ATTEND_STEP = re.compile(r"\battend step|\*\*attend\*\*", re.IGNORECASE)
+ALIGNMENT = re.compile(r"\balign", re.IGNORECASE)
+
+
+def test_the_attend_step_and_the_alignment_have_their_glossary_words():
+    """정렬 once named both the attend step and the alignment (issue 39): the step is 주목
+    wherever the English names it, 정렬 is the alignment, and neither word stands in for the
+    other."""
+    step, alignment = GLOSSARY["attend step"].ko, GLOSSARY["alignment"].ko
+    assert step != alignment
+    steps = {key for key, value in i18n.EN.items() if ATTEND_STEP.search(value)}
+    aligned = {key for key, value in i18n.EN.items() if ALIGNMENT.search(value)} - steps
+    assert {"nli.intro", "nli.cards.align", "train_nli.align"} <= steps
+    assert "nli.trained_heading" in aligned
+    named = re.compile(rf"{step}\**(\(attend\))? 단계")
+    assert [key for key in steps if not named.search(KO[key])] == []
+    assert [key for key in aligned if alignment not in KO[key]] == []
+    # The step's word only where the English names the step; the alignment's never as a step.
+    assert [key for key, value in KO.items() if step in value and key not in steps] == []
+    as_step = re.compile(rf"{alignment}\**\s*(\(attend\))?\s*단계")
+    assert [key for key, value in KO.items() if as_step.search(value)] == []
+    assert all(term.reason for term in GLOSSARY.values())
 
 
 @pytest.fixture(autouse=True)

@@ -65,6 +65,19 @@ def test_untouched_tuned_layers_read_as_minilm(encoder):
         torch.testing.assert_close(alone, want[1, : int(lens[1])], rtol=1e-4, atol=1e-5)
 
 
+def test_tuned_layers_own_their_weights(encoder):
+    """Built without random weights, they start from copies of MiniLM's: a change to them (a
+    load, a training step) never reaches the shared encoder every page reads."""
+    shared = {k: v.clone() for k, v in encoder.model.encoder.state_dict().items()}
+    tuned = TunedLayers(encoder, 2)
+    assert not any(p.is_meta for p in tuned.parameters())
+    with torch.no_grad():
+        for weight in tuned.trainable():
+            weight.add_(1.0)
+    for name, weight in encoder.model.encoder.state_dict().items():
+        torch.testing.assert_close(weight, shared[name], msg=name)
+
+
 def test_tuned_layers_round_trip_in_float16(encoder):
     tuned = TunedLayers(encoder, 2)
     again = TunedLayers(encoder, 2).load_bytes(tuned.to_bytes())

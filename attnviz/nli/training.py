@@ -60,6 +60,9 @@ class TrainConfig:
     # labelled neutral (a scene it says nothing about), so the premise has to be read.
     swap_share: float = 0.0
     sharpness: float = SHARPNESS_START  # k of the cosine attend step before training
+    # The learning rate of log k (None: lr). k is one number scaling every score: at lr it moves
+    # by at most lr a step, too little for an alignment started soft to sharpen in a few epochs.
+    sharpness_lr: float | None = None
 
 
 def sides(
@@ -181,6 +184,16 @@ def model_for(config: TrainConfig, d: int) -> DecomposableAttentionModel:
     )  # fmt: skip
 
 
+def parameter_groups(model: DecomposableAttentionModel, config: TrainConfig) -> list[dict]:
+    """The optimizer's groups: the sharpness k on its own learning rate when the config gives
+    one (`sharpness_lr`), every other weight on lr."""
+    sharp = getattr(model, "log_sharpness", None)
+    if config.sharpness_lr is None or sharp is None:
+        return [{"params": list(model.parameters())}]
+    rest = [p for p in model.parameters() if p is not sharp]
+    return [{"params": rest}, {"params": [sharp], "lr": config.sharpness_lr}]
+
+
 def train(
     config: TrainConfig,
     train_set: PairSet,
@@ -199,7 +212,9 @@ def train(
     if config.swap_share > 0 and not config.premise_blind:
         train_set = with_swaps(train_set, config.swap_share, config.seed)
     model = model_for(config, store.encoder.hidden_size)
-    optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    optimizer = torch.optim.Adam(
+        parameter_groups(model, config), lr=config.lr, weight_decay=config.weight_decay
+    )
     shuffle = torch.Generator().manual_seed(config.seed)
     labels = train_set.label_tensor()
     history, best, best_dev, steps = History(), None, -1.0, 0

@@ -47,10 +47,14 @@ class TunedLayers(nn.Module):
         config = copy.deepcopy(base.config)
         config.num_hidden_layers = layers
         config._attn_implementation = "sdpa"  # the fused path: no weights are needed here
-        bert = type(base)(config, add_pooling_layer=False)
-        bert.encoder.load_state_dict(
-            {k: v for k, v in base.encoder.state_dict().items() if int(k.split(".")[1]) < layers}
-        )
+        with torch.device("meta"):  # no random weights drawn only to be overwritten below
+            bert = type(base)(config, add_pooling_layer=False)
+        own = {  # copies: the tuned weights are loaded into these, never into the shared MiniLM
+            k: v.detach().clone()
+            for k, v in base.encoder.state_dict().items()
+            if int(k.split(".")[1]) < layers
+        }
+        bert.encoder.load_state_dict(own, assign=True)
         bert.embeddings = base.embeddings  # shared: one copy per process, never trained here
         self.bert, self.layers = bert.train(False), layers
 

@@ -126,6 +126,7 @@ EN: dict[str, str] = {
     "nli.confusion.gold": "gold label",
     "nli.confusion.predicted": "predicted",
     "nli.confusion.share": "share of the gold row",
+    "nli.confusion.bar": "row share",
     "nli.confusion.count": "pairs",
     "nli.card.open": "About this model",
     "nli.card.text": (
@@ -310,11 +311,11 @@ KO: dict[str, str] = {
     "nli.title": "NLI 정렬",
     "nli.intro": (
         "분해 가능 어텐션 모델(decomposable attention model; Parikh et al. 2016)은 전제(premise) A와 "
-        "가설(hypothesis) B를 토큰 단위로 정렬(alignment)합니다. **정렬** (attend) 단계는 모든 쌍의 점수 e_ij = "
-        "F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, **비교** (compare) 단계는 각 토큰을 그 소프트 정렬과 나란히"
-        " 놓고, **집계** (aggregate) 단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 읽습니다. "
+        "가설(hypothesis) B를 토큰 단위로 정렬(alignment)합니다. **주목**(attend) 단계는 모든 쌍의 점수 e_ij = "
+        "F(a_i)ᵀ F(b_j)를 계산하고 각 토큰을 다른 문장에 소프트 정렬하며, **비교**(compare) 단계는 각 토큰을 그 소프트 정렬과 나란히"
+        " 놓고, **집계**(aggregate) 단계는 비교 결과를 합합니다. 두 문장은 [CLS]와 [SEP] 없이 MiniLM으로 각각 따로 읽습니다. "
         "판정은 사람들이 SNLI와 MultiNLI를 위해 쓴 쌍으로 학습한 모델이 내리며, 그 아래의 MiniLM 층도 함께 미세 조정했습니다. 이 모델의 "
-        "정렬 단계는 날카롭게 만든 코사인 e_ij = k cos(a_i, b_j)로 점수를 매기므로 그 정렬을 읽을 수 있습니다."
+        "주목 단계는 날카롭게 만든 코사인 e_ij = k cos(a_i, b_j)로 점수를 매기므로 그 정렬을 읽을 수 있습니다."
     ),
     "nli.mode": "문장 쌍",
     "nli.mode.single": "한 쌍",
@@ -420,6 +421,7 @@ KO: dict[str, str] = {
     "nli.confusion.gold": "정답 레이블",
     "nli.confusion.predicted": "예측",
     "nli.confusion.share": "정답 행에서의 비율",
+    "nli.confusion.bar": "행 비율",
     "nli.confusion.count": "쌍 수",
     "nli.card.open": "이 모델에 대해",
     "nli.card.text": (
@@ -463,7 +465,7 @@ KO: dict[str, str] = {
     "nli.cards.data": "학습 데이터",
     "nli.cards.pairs": "학습 쌍",
     "nli.cards.source": "임베딩",
-    "nli.cards.align": "attend 단계",
+    "nli.cards.align": "주목(attend) 단계",
     "nli.cards.dev": "dev / 선택 정확도",
     "nli.cards.test": "그 데이터의 정확도",
     "nli.cards.baseline": "그 데이터에서 가설만 보는 모델의 정확도",
@@ -570,6 +572,6 @@ KO: dict[str, str] = {
     ),
     "nli.cards.measured": "측정한 데이터",
     "nli.card.attend_minilm": (
-        "attend 단계는 미세 조정하지 않은 {source}로 점수를 매깁니다. 그래서 보이는 정렬은 MiniLM 자체의 유사도를 날카롭게 만든 것입니다."
+        "주목 단계는 미세 조정하지 않은 {source}로 점수를 매깁니다. 그래서 보이는 정렬은 MiniLM 자체의 유사도를 날카롭게 만든 것입니다."
     ),
 }

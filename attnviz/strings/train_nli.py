@@ -13,7 +13,10 @@ EN: dict[str, str] = {
     "train_nli.title": "Train the NLI model",
     "train_nli.intro": (
         "Attention alignments are learned. Pick the data and the model's size, press **Train**, "
-        "and watch the loss fall and the alignment of one dev pair change after every epoch. "
+        "and watch the loss fall and the alignment of one dev pair sharpen after every epoch. "
+        "The cosine attend step starts soft (sharpness k = 1, every row nearly uniform) and "
+        "learns k, and a third more pairs give a hypothesis another pair's premise, labelled "
+        "neutral: only a model that reads the premise gets those right, so aligning pays. "
         "Training runs in a worker process beside the app, one job at a time per server; the "
         "others wait their turn. The trained model can then give the NLI page its verdicts, "
         "and be downloaded and uploaded again later."
@@ -97,7 +100,10 @@ KO: dict[str, str] = {
     "train_nli.title": "NLI 모델 학습",
     "train_nli.intro": (
         "어텐션 정렬은 학습되는 것입니다. 데이터와 모델 크기를 고르고 **학습**을 누르면, 손실이 "
-        "줄어들고 dev 쌍 하나의 정렬이 에폭마다 바뀌는 것을 볼 수 있습니다. 학습은 앱 옆의 작업자 "
+        "줄어들고 dev 쌍 하나의 정렬이 에폭마다 또렷해지는 것을 볼 수 있습니다. 코사인 주목 단계는 "
+        "부드럽게 시작해(날카로움 k = 1, 모든 행이 거의 균등) k를 학습하며, 학습 쌍의 3분의 1만큼 "
+        "가설에 다른 쌍의 전제를 붙이고 중립으로 레이블한 쌍을 더합니다. 전제를 읽는 모델만 이 쌍을 "
+        "맞히므로 정렬이 도움이 됩니다. 학습은 앱 옆의 작업자 "
         "프로세스에서 서버당 한 번에 하나씩 실행되며, 다른 작업은 차례를 기다립니다. 학습한 모델은 "
         "NLI 페이지의 판정에 쓸 수 있고, 내려받았다가 나중에 다시 올릴 수 있습니다."
     ),
@@ -120,7 +126,7 @@ KO: dict[str, str] = {
     "train_nli.source.contextual": "MiniLM 문맥 임베딩, 한 층(문장마다 MiniLM을 한 번 실행)",
     "train_nli.layer": "F, G, H가 읽는 MiniLM 층의 출력(모델 페이지와 같은 번호)",
     "train_nli.scale": "e의 스케일",
-    "train_nli.align": "attend 단계",
+    "train_nli.align": "주목(attend) 단계",
     "train_nli.entropy": (
         "에폭마다 이 정렬의 행 엔트로피(낮을수록 날카로움, 균등하면 {uniform}): {entropies}."
     ),

@@ -1,12 +1,17 @@
 """The NLI page's evaluation file in Chromium: a file of attnviz's own labelled pairs is scored,
-the table of pairs it gets wrong keeps its verdict in view at 1,366 and 1,500 px, and a click on
-a row shows that pair's alignment below."""
+the table of pairs it gets wrong keeps its verdict and its probability in view at 1,366 and
+1,500 px (their columns measured where the grid draws them), and a click on a row shows that
+pair's alignment below."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 
+import numpy as np
 import torch
+from PIL import Image
 
 from attnviz.encoder import load_encoder
 from attnviz.nli import checkpoint
@@ -21,6 +26,22 @@ COLUMNS = (
     ".filter(d => (d.data || []).length && d.data[0].type === 'heatmap')"
     ".map(d => Array.from((d.layout.xaxis || {}).ticktext || []).join(' '))"
 )
+
+
+def column_spans(grid) -> list[tuple[int, int]]:
+    """Each column's (left, right) in the grid's own pixels, left to right, the row markers
+    left out. The grid draws on a canvas (its accessible table's cells have no size), so the
+    columns are found where it draws them: the header's vertical rules, one pixel wide and the
+    same from the header's top to its bottom."""
+    header = np.asarray(Image.open(io.BytesIO(grid.screenshot())).convert("L"), dtype=float)
+    header = header[4 : ROWS - 4]  # the header row, inside its borders
+    rules = np.flatnonzero((header.std(axis=0) < 1) & (header.mean(axis=0) < 240)).tolist()
+    return list(itertools.pairwise(rules))
+
+
+def header_names(grid) -> list[str]:
+    """The grid's column headers in order, from its accessible table."""
+    return [name.strip() for name in grid.locator("[role=columnheader]").all_text_contents()]
 
 
 def scored_file(tmp_path, count: int = 300):
@@ -52,11 +73,16 @@ def test_a_click_on_a_wrong_pair_shows_its_alignment(app_url, page, tmp_path):
     for width in (1366, 1500):
         page.set_viewport_size({"width": width, "height": 1500})
         wait_idle(page)
-        box, main = grid.bounding_box(), page.locator('[data-testid="stMain"]').bounding_box()
-        assert box is not None and main is not None
-        assert box["x"] + box["width"] <= main["x"] + main["width"] + 1, (width, box, main)
-        headers = page.locator('[data-testid="stDataFrame"]').first.inner_text()
-        assert "verdict" in headers or grid.get_attribute("data-testid") == "stDataFrame"
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width, (width, box)
+        names, spans = header_names(grid), column_spans(grid)
+        for name in ("verdict", "P(verdict)"):
+            # Its column's right rule is drawn inside the grid: seen without scrolling sideways.
+            index = names.index(name)
+            assert index < len(spans), (width, name, names, spans)
+            left, right = spans[index]
+            assert 0 < left < right <= box["width"], (width, name, spans, box)
     page.screenshot(path=str(SCREENSHOTS / "nli_file.png"), full_page=True)
     second = pairs[wrong[1]]
     grid.scroll_into_view_if_needed()

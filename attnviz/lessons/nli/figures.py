@@ -259,12 +259,12 @@ def confusion_figure(
     table: list[list[int]], title: str, text: Catalogue, across: float = 1
 ) -> go.Figure:
     """A confusion matrix: gold labels down, predictions across; colour and number are the same
-    quantity, each row's share (a row sums to 1), the count on hover. `across`: the charts the
-    page sets side by side (its share of the column)."""
+    quantity, each row's share (a row sums to 1), as its colour bar's title says; the count on
+    hover. `across`: the charts the page sets side by side (its share of the column)."""
     counts = torch.tensor(table, dtype=torch.float64)  # (3, 3)
     shares = counts / counts.sum(dim=1, keepdim=True).clamp_min(1)
     names = [text(LABEL_KEYS[label]) for label in LABELS]
-    return heatmap(
+    figure = heatmap(
         shares,
         title=title,
         kind="weights",
@@ -279,6 +279,10 @@ def confusion_figure(
         height=340,
         across=across,
     )
+    # The colour bar names what colour and number both are (the counts are in the hover).
+    bar_title = {"text": escape_label(text("nli.confusion.bar")), "side": "top",
+                 "font": {"size": FONT_SIZE - 2}}  # fmt: skip
+    return figure.update_traces(colorbar_title=bar_title)
 
 
 def accuracy_bars(

@@ -44,8 +44,10 @@ def curves_figure(
     top = max([1.2, *[v * 1.05 for v in loss]])
     layout["yaxis"] = {"title": escape_label(text("train_nli.loss_axis")), "range": [0, top],
                        "automargin": True}  # fmt: skip
+    # Ticks of its own every 0.2: left to plotly, the right axis took fractions of the left one's.
     layout["yaxis2"] = {"title": escape_label(text("train_nli.accuracy_axis")), "range": [0, 1],
-                        "overlaying": "y", "side": "right", "automargin": True}  # fmt: skip
+                        "tickmode": "linear", "tick0": 0, "dtick": 0.2, "overlaying": "y",
+                        "side": "right", "automargin": True}  # fmt: skip
     layout["legend"] = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0}
     return go.Figure(data=traces, layout=layout)
 

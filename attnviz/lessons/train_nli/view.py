@@ -20,7 +20,14 @@ from attnviz.app.state import init_state
 from attnviz.errors import InputError
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.train_nli import figures
-from attnviz.lessons.train_nli.compute import Prepared, row_entropy, sample, shipped, uploaded
+from attnviz.lessons.train_nli.compute import (
+    Prepared,
+    job_config,
+    row_entropy,
+    sample,
+    shipped,
+    uploaded,
+)
 from attnviz.nli import jobs as nli_jobs
 from attnviz.nli.data import LABELS
 
@@ -39,7 +46,9 @@ ALIGN = controls.choice_control("align", "train_align", "cosine", tuple(ALIGNS))
 HIDDEN = controls.int_control("hidden", "train_hidden", 100, 8, nli_jobs.MAX_HIDDEN)
 EPOCHS = controls.int_control("epochs", "train_epochs", 5, 1, nli_jobs.MAX_EPOCHS)
 PAIRS = controls.int_control("pairs", "train_pairs", 2000, 20, nli_jobs.MAX_PAIRS)
-WATCH = controls.int_control("watch", "train_watch", 0, 0, nli_jobs.MAX_DEV_PAIRS - 1)
+# The watched dev pair: "A girl is leaping into the water." under "A teenage girl is jumping off a
+# pier into the sea ...", a hypothesis that has to be aligned by meaning, not copied word for word.
+WATCH = controls.int_control("watch", "train_watch", 33, 0, nli_jobs.MAX_DEV_PAIRS - 1)
 LINK: tuple[controls.Control, ...] = (
     DATA_CHOICE, SOURCE, LAYER, ALIGN, SCALE, HIDDEN, EPOCHS, PAIRS, WATCH,
 )  # fmt: skip
@@ -125,9 +134,6 @@ def embedding_settings(where: DeltaGenerator) -> tuple[str, int | None, str, str
 
 def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
     """The job the settings describe, and how many training pairs it uses."""
-    with loading.lock():
-        from attnviz.nli.training import TrainConfig
-
     st.subheader(t("train_nli.settings"))
     left, right = st.columns(2)
     source, layer, align, scale = embedding_settings(left)
@@ -143,9 +149,9 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
     pairs = min(pairs, limit, len(prepared.train))
     dev = prepared.dev[: nli_jobs.MAX_DEV_PAIRS]
     offered = min(len(dev), WATCH_CHOICES)
-    if int(st.session_state.get(WATCH.key) or 0) >= offered:
-        st.session_state[WATCH.key] = 0
     init_state(WATCH.key, WATCH.default)
+    if int(st.session_state.get(WATCH.key) or 0) >= offered:  # an upload's smaller dev split
+        st.session_state[WATCH.key] = 0
     watch = st.selectbox(
         t("train_nli.watch"),
         range(offered),
@@ -162,15 +168,8 @@ def settings(prepared: Prepared) -> tuple[nli_jobs.JobSpec, int]:
             minutes=nli_jobs.MAX_SECONDS // 60,
         )
     )
-    config = TrainConfig(
-        source=source,
-        layer=layer,
-        scale=scale,
-        hidden=hidden,
-        epochs=epochs,
-        batch_size=32,
-        align=align,
-    )
+    with loading.lock():  # job_config imports the trainer (torch)
+        config = job_config(source, layer, align, scale, hidden, epochs)
     train = sample(list(prepared.train), pairs)
     spec = nli_jobs.JobSpec(train, dev, config, int(watch or 0), prepared.data)
     return spec, len(train)

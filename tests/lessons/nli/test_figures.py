@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from attnviz.i18n import catalogue
+from attnviz.i18n import Catalogue, catalogue
 from attnviz.lessons.nli import figures
 from tests.plotly_data import decode, figure_json
 
@@ -91,3 +91,18 @@ def test_a_short_hypothesis_beside_a_long_premise_keeps_readable_rows():
     for trace in (t for t in fig.data if t.showscale):
         length_px = trace.colorbar.len * plot_px
         assert trace.colorbar.nticks <= max(2, length_px // (2 * LINE_PITCH))
+
+
+def test_the_confusion_matrix_colours_and_writes_the_same_share_and_names_it():
+    """Issue 39: colour and number are one quantity, each gold row's share (a row sums to 1),
+    its colour bar titled so; the counts are only in the hover."""
+    text = Catalogue("en")
+    counts = [[5, 1, 0], [2, 2, 2], [0, 0, 3]]
+    trace = figure_json(figures.confusion_figure(counts, "T", text))["data"][0]
+    shares = np.array(counts, dtype=float) / np.array(counts).sum(axis=1, keepdims=True)
+    z = decode(trace["z"])
+    np.testing.assert_allclose(z, shares)
+    written = np.array([[float(cell) for cell in row] for row in trace["text"]])
+    np.testing.assert_allclose(written, shares, atol=0.005)  # the cells write the colour's value
+    assert trace["colorbar"]["title"]["text"] == text("nli.confusion.bar") == "row share"
+    assert "pairs: 5" in trace["customdata"][0][0]

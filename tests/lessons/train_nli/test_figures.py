@@ -42,6 +42,13 @@ def test_a_long_job_keeps_its_epoch_ticks_apart(epochs, dtick):
     assert fig.layout.xaxis.dtick == dtick
 
 
+def test_the_accuracy_axis_ticks_at_round_values():
+    """Not 0.167 / 0.333 / 0.667 as plotly spread them over the right axis (issue 39)."""
+    axis = figures.curves_figure([1.0, 0.9], [0.4, 0.5], [0.4, 0.5], 5, EN).layout.yaxis2
+    assert tuple(axis.range) == (0, 1)
+    assert (axis.tickmode, axis.tick0, axis.dtick) == ("linear", 0, 0.2)
+
+
 def test_a_large_loss_stays_on_the_chart():
     fig = figures.curves_figure([3.0, 1.9, 1.2], [0.3, 0.4, 0.5], [0.3, 0.4, 0.5], 3, KO)
     assert fig.layout.yaxis.range[1] == pytest.approx(3.0 * 1.05)

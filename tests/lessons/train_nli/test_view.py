@@ -139,6 +139,7 @@ def test_an_uploaded_file_is_split_and_a_saved_model_loads_again(tmp_path):
     at.file_uploader(key=view.UPLOAD).set_value(("mine.jsonl", data, "text/plain")).run()
     said = " ".join(str(s.value) for s in at.success).replace("\\", "")
     assert "mine.jsonl: 30 labelled pairs read (0 without a label skipped)" in said
+    assert at.selectbox(key=view.WATCH.key).value == 0  # its dev split has 10 pairs, not 34
     weights, card = saved_model()
     at.file_uploader(key="train_reupload_weights").set_value(
         ("saved.safetensors", weights, "x")
