@@ -274,3 +274,23 @@ def test_expected_calibration_error_over_15_equal_bins_by_hand():
     assert nli_training.calibration_error(probabilities, labels) == pytest.approx(expected)
     perfect = torch.tensor([[1.0, 0.0, 0.0]] * 4)
     assert nli_training.calibration_error(perfect, torch.zeros(4, dtype=torch.long)) == 0.0
+
+
+def test_a_swapped_premise_is_labelled_contradiction_as_snli_labels_another_scene():
+    from array import array
+
+    import numpy as np
+
+    from attnviz.nli.store import PairSet
+    from attnviz.nli.training import with_swaps
+
+    pairs = PairSet(
+        array("i", [0, 1, 2, 3]), array("i", [10, 11, 12, 13]), array("b", [0, 1, 0, 1])
+    )
+    swapped = with_swaps(pairs, 1.0, seed=0)
+    premises = np.frombuffer(swapped.premises, dtype=np.int32)
+    hypotheses = np.frombuffer(swapped.hypotheses, dtype=np.int32)
+    assert len(swapped) == 8 and list(swapped.labels[:4]) == [0, 1, 0, 1]
+    assert set(swapped.labels[4:]) == {nli.LABELS.index("contradiction")}
+    own = dict(zip(hypotheses[:4], premises[:4], strict=True))
+    assert all(own[h] != p for h, p in zip(hypotheses[4:], premises[4:], strict=True))

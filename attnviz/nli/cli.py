@@ -96,7 +96,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--swap-share", type=float, default=0.0,
-        help="add this share of pairs: a hypothesis with another pair's premise, as neutral",
+        help="add this share of pairs: a hypothesis with another pair's premise, as "
+        "contradiction (SNLI's convention: another scene)",
     )  # fmt: skip
     parser.add_argument("--scale", default="none", help="none, sqrt_d or a temperature")
     parser.add_argument("--hidden", type=int, default=200)

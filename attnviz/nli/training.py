@@ -156,7 +156,9 @@ class History:
 
 def with_swaps(pairs: PairSet, share: float, seed: int) -> PairSet:
     """`pairs` and round(share * len) more: hypotheses drawn at random (seeded), each with the
-    premise of another pair drawn at random (never its own), labelled neutral."""
+    premise of another pair drawn at random (never its own), labelled contradiction: SNLI's
+    annotators took both sentences to describe one scene, so a hypothesis about another scene
+    contradicts it (labelling these neutral taught the shipped model the wrong convention)."""
     count = round(share * len(pairs))
     premises = np.frombuffer(pairs.premises, dtype=np.int32)
     distinct = np.unique(premises)
@@ -171,8 +173,8 @@ def with_swaps(pairs: PairSet, share: float, seed: int) -> PairSet:
     swapped.premises.frombytes(pairs.premises.tobytes() + others.astype(np.int32).tobytes())
     hypotheses = np.frombuffer(pairs.hypotheses, dtype=np.int32)[chosen]
     swapped.hypotheses.frombytes(pairs.hypotheses.tobytes() + hypotheses.tobytes())
-    neutral = np.full(count, LABELS.index("neutral"), dtype=np.int8)
-    swapped.labels.frombytes(pairs.labels.tobytes() + neutral.tobytes())
+    other_scene = np.full(count, LABELS.index("contradiction"), dtype=np.int8)
+    swapped.labels.frombytes(pairs.labels.tobytes() + other_scene.tobytes())
     return swapped
 
 
