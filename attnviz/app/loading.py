@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -50,6 +51,14 @@ WARM = (
 THREADS_ENV = "ATTNVIZ_TORCH_THREADS"
 TORCH_THREADS = 1
 
+# The model stack, imported in the background a moment after a served app's first pass through
+# the lock (imports only: no weights are read): transformers' BERT module pulls in
+# torch._dynamo and scipy, about 2 s that the first visit of a model page would otherwise wait
+# for. ATTNVIZ_PRELOAD=0 turns it off.
+PRELOAD = ("transformers", "transformers.models.bert.modeling_bert", "attnviz.transformer.encoder")
+PRELOAD_ENV = "ATTNVIZ_PRELOAD"
+PRELOAD_DELAY = 2.0  # s: the first page draws its charts before the imports take the lock
+
 _LOCK = threading.RLock()
 _held = threading.local()  # how deep this thread is inside lock()
 _warmed = False
@@ -65,9 +74,33 @@ def lock() -> Iterator[None]:
             if not _warmed:
                 warm()
                 _warmed = True
+                if preloading():
+                    threading.Thread(target=preload, name="attnviz-preload", daemon=True).start()
             yield
         finally:
             _held.depth -= 1
+
+
+def preloading() -> bool:
+    """Whether to import the model stack in the background: in a served app (a Streamlit
+    runtime exists; not under AppTest or in a notebook), unless ATTNVIZ_PRELOAD is 0."""
+    if os.environ.get(PRELOAD_ENV, "1") == "0":
+        return False
+    from streamlit import runtime
+
+    return runtime.exists()
+
+
+def preload(delay: float = PRELOAD_DELAY) -> None:
+    """After `delay` seconds, import PRELOAD under the lock; a missing model stack is left for
+    the model pages to explain."""
+    time.sleep(delay)
+    with lock():
+        for name in PRELOAD:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                return
 
 
 def torch_threads() -> int:

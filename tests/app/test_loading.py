@@ -197,3 +197,35 @@ def test_the_first_pass_through_the_lock_gives_torch_one_intra_op_thread():
     assert (before, after) == (2, 1)
     assert probe_threads({"OMP_NUM_THREADS": "2", loading.THREADS_ENV: "2"})[1] == 2
     assert probe_threads({"OMP_NUM_THREADS": "2", loading.THREADS_ENV: "zero"})[1] == 1
+
+
+PRELOADED = """
+import sys, threading, time
+from attnviz.app import loading
+assert not loading.preloading()  # no Streamlit runtime here: nothing starts in the background
+release = threading.Event()
+def hold():
+    with loading.lock():
+        release.wait()
+holder = threading.Thread(target=hold)
+holder.start()
+time.sleep(0.1)
+worker = threading.Thread(target=loading.preload, kwargs={"delay": 0})
+worker.start()
+time.sleep(0.5)
+assert "transformers" not in sys.modules  # it waits for the lock
+release.set()
+worker.join(120)
+assert all(name in sys.modules for name in loading.PRELOAD), loading.PRELOAD
+print("ok")
+"""
+
+
+def test_the_model_stack_preloads_under_the_lock_and_only_in_a_served_app(monkeypatch):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", PRELOADED], capture_output=True, text=True)
+    assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]
+    monkeypatch.setenv(loading.PRELOAD_ENV, "0")
+    assert not loading.preloading()
