@@ -65,8 +65,8 @@ def head_grid(
     heat = mosaic.heatmap(tensor, bound)
     layout = style_layout(title, height=int(90 * layers + 80), top=80) | {
         "plot_bgcolor": "white",
-        "xaxis": _BARE_AXIS | {"domain": [0, 1 - ROW_TITLES], "range": mosaic.x_range},
-        "yaxis": _BARE_AXIS | {"range": mosaic.y_range},
+        "xaxis": _BARE_AXIS | {"domain": [0, 1 - ROW_TITLES], "range": mosaic.x_range, "ticks": ""},
+        "yaxis": _BARE_AXIS | {"range": mosaic.y_range, "ticks": ""},  # no theme's tick marks
         "annotations": mosaic.titles(*labels),
         "shapes": [] if selected is None else [mosaic.frame(*selected)],
     }

@@ -10,7 +10,7 @@ from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until, z_of
 
 TITLES = "() => [...document.querySelectorAll('.js-plotly-plot')].map(d => d.layout.title.text)"
-# The most heads a chart's click targets stand for: the model view's thumbnails, drawn.
+# The most heads one chart's click targets stand for (the model view's thumbnails).
 HEADS = (
     "() => Math.max(0, ...Array.from(document.querySelectorAll('.js-plotly-plot'),"
     " d => (d.data || []).filter(t => t.name === 'heads')"
