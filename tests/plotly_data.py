@@ -32,3 +32,12 @@ def figure_json(fig_or_spec: Any) -> dict[str, Any]:
     if isinstance(fig_or_spec, str):
         return json.loads(fig_or_spec)
     return json.loads(fig_or_spec.to_json())
+
+
+def grid_block(z: Any, layers: int, heads: int, layer: int, head: int) -> np.ndarray:
+    """Head `head` of layer `layer` out of the model view's one heatmap `z` (figure JSON or an
+    array) of `layers` x `heads` thumbnails, a gap row and column between them."""
+    mosaic = decode(z).astype(float)
+    rows, cols = (mosaic.shape[0] + 1) // layers - 1, (mosaic.shape[1] + 1) // heads - 1
+    top, left = layer * (rows + 1), head * (cols + 1)
+    return mosaic[top : top + rows, left : left + cols]

@@ -30,7 +30,7 @@ from attnviz.inputs import PRESETS
 from attnviz.lessons import lessons
 from tests.e2e.conftest import SCREENSHOTS, chromium, free_port, wait_healthy
 from tests.figures.test_notebook import FETCHES
-from tests.plotly_data import decode
+from tests.plotly_data import decode, grid_block
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
@@ -274,10 +274,9 @@ def test_the_nli_notebook_draws_the_shipped_classifiers_alignment(executed, enco
 def test_the_model_notebook_draws_the_models_own_attentions(executed, encoder):
     figures = _figures(executed["model_heads"])
     encoded = encoder.encode("The cat sat on the mat because it was warm.")
-    heatmaps = [t for t in figures["model_view"]["data"] if t["type"] == "heatmap"]
-    assert len(heatmaps) == 6 * 12
-    np.testing.assert_allclose(decode(heatmaps[2 * 12 + 3]["z"]).astype(float),
-                               encoded.attentions[2, 3], rtol=1e-5, atol=1e-6)  # fmt: skip
+    (mosaic,) = figures["model_view"]["data"]  # every head in one heatmap
+    np.testing.assert_allclose(grid_block(mosaic["z"], 6, 12, 2, 3), encoded.attentions[2, 3],
+                               rtol=1e-5, atol=1e-6)  # fmt: skip
     np.testing.assert_allclose(_z(figures["head_heatmap"]), encoded.attentions[2, 3],
                                rtol=1e-5, atol=1e-6)  # fmt: skip
     columns = figures["head_view"]["data"][-2:]

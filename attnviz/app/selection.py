@@ -1,7 +1,7 @@
 """Clicks on charts: decoding Streamlit's plotly selection events into a cell or a head.
 
 `heatmap(..., selectable=True)` carries one invisible "cells" marker per cell and `head_grid(...,
-selectable=True)` one "heads" marker per thumbnail; a click reports its point, read here.
+selectable=True)` one "heads" point per thumbnail; a click reports its point, read here.
 """
 
 from __future__ import annotations

@@ -147,12 +147,12 @@ HEAD_XY = """([layer, head]) => {
   const d = [...document.querySelectorAll('.js-plotly-plot')]
     .find(d => d._fullData.some(t => t.name === 'heads'));
   d.scrollIntoView({block: 'center'});  // below the enlarged head and its head view
-  const t = d._fullData.find(t => t.name === 'heads'
-    && t.customdata[0][0] === layer && t.customdata[0][1] === head);
+  const t = d._fullData.find(t => t.name === 'heads');
+  const i = t.customdata.findIndex(([l, h]) => l === layer && h === head);
   const L = d._fullLayout;
   const xa = L[t.xaxis.replace('x', 'xaxis')], ya = L[t.yaxis.replace('y', 'yaxis')];
   const box = d.getBoundingClientRect();
-  return [box.left + xa._offset + xa.d2p(t.x[0]), box.top + ya._offset + ya.d2p(t.y[0])];
+  return [box.left + xa._offset + xa.d2p(t.x[i]), box.top + ya._offset + ya.d2p(t.y[i])];
 }"""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_models_browser import HEADS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until
 
 HOSTILE = "<img src=x onerror=window.__xss=1> is here"
@@ -37,13 +38,9 @@ def test_model_page_draws_every_head(app_url, page):
     page.goto(f"{app_url}/Model_attention")
     wait_for_charts(page, 3)
     assert no_exception(page)
-    heads = (
-        "() => Math.max(...Array.from(document.querySelectorAll('.js-plotly-plot'),"
-        " d => (d.data || []).filter(t => t.type === 'heatmap').length))"
-    )
     # Plotly draws two .main-svg a chart, so wait_for_charts(3) may return before the grid.
-    wait_until(page, f"() => ({heads})() >= {6 * 12}", timeout=60_000)
-    assert page.evaluate(heads) == 6 * 12
+    wait_until(page, f"() => ({HEADS})() >= {6 * 12}", timeout=60_000)
+    assert page.evaluate(HEADS) == 6 * 12
     page.screenshot(path=str(SCREENSHOTS / "model.png"), full_page=False)
     sentence = page.get_by_label("Sentence A")
     sentence.fill(HOSTILE)

@@ -10,9 +10,11 @@ from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until, z_of
 
 TITLES = "() => [...document.querySelectorAll('.js-plotly-plot')].map(d => d.layout.title.text)"
-HEATMAPS = (
-    "() => Math.max(...Array.from(document.querySelectorAll('.js-plotly-plot'),"
-    " d => (d.data || []).filter(t => t.type === 'heatmap').length))"
+# The most heads one chart's click targets stand for (the model view's thumbnails).
+HEADS = (
+    "() => Math.max(0, ...Array.from(document.querySelectorAll('.js-plotly-plot'),"
+    " d => (d.data || []).filter(t => t.name === 'heads')"
+    ".reduce((n, t) => n + t.customdata.length, 0)))"
 )
 BARS = (
     "title => Array.from(Array.from(document.querySelectorAll('.js-plotly-plot'))"
@@ -36,10 +38,10 @@ def pick(page, label: str) -> None:
 def test_a_second_model_redraws_the_views(app_url, page, model_root):
     page.set_viewport_size({"width": 1400, "height": 2000})
     page.goto(f"{app_url}/Model_attention")
-    wait_until(page, f"() => ({HEATMAPS})() >= {6 * 12}", timeout=60_000)
+    wait_until(page, f"() => ({HEADS})() >= {6 * 12}", timeout=60_000)
     pick(page, "gpt2 (tiny)")
     wait_until(page, f"() => ({TITLES})().some(t => t && t.startsWith('After '))", 60_000)
-    wait_until(page, f"() => ({HEATMAPS})() === {2 * 4}", timeout=60_000)  # 2 layers x 4 heads
+    wait_until(page, f"() => ({HEADS})() === {2 * 4}", timeout=60_000)  # 2 layers x 4 heads
     assert no_exception(page) and "model=tiny%2Fgpt2" in page.url
     encoded = Encoder(model_root / "gpt2").encode(A, B, max_length=512)
     np.testing.assert_allclose(z_of(page, "Layer 0, head 0"), encoded.attentions[0, 0], atol=1e-5)

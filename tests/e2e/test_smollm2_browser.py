@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.test_models_browser import HEATMAPS, TITLES, no_exception
+from tests.e2e.test_models_browser import HEADS, TITLES, no_exception
 from tests.e2e.test_playground_browser import wait_idle, wait_until
 
 IMAGES = (
@@ -19,7 +19,7 @@ IMAGES = (
 def test_smollm2_heads_and_its_sink(app_url, page):
     page.set_viewport_size({"width": 1400, "height": 2200})
     page.goto(f"{app_url}/Model_attention?model=smollm2")
-    wait_until(page, f"() => ({HEATMAPS})() >= {30 * 9}", timeout=120_000)
+    wait_until(page, f"() => ({HEADS})() >= {30 * 9}", timeout=120_000)
     wait_idle(page)
     assert no_exception(page)
     page.get_by_text("Hide the first token (the attention sink)").click()
@@ -37,7 +37,7 @@ def test_a_4096_token_input_renders_its_model_view_and_one_head(app_url, page):
     wait_idle(page)
     wait_until(page, f"() => ({TITLES})().includes('Layer 0, head 0')", timeout=60_000)
     wait_until(page, f"() => ({IMAGES})() >= 1", timeout=60_000)  # the head, as an image
-    wait_until(page, f"() => ({HEATMAPS})() >= {30 * 9}", timeout=60_000)  # the thumbnails
+    wait_until(page, f"() => ({HEADS})() >= {30 * 9}", timeout=60_000)  # the thumbnails
     assert no_exception(page)
     page.get_by_text("The text was cut to its first 4,096 tokens", exact=False).wait_for()
     page.mouse.move(5, 5)

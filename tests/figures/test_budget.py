@@ -396,17 +396,23 @@ def test_cells_overlay_halves_the_hover_budget_and_shows_the_value_when_compact(
 def test_head_grid_overlay_has_one_marker_per_thumbnail():
     attn = torch.rand(2, 3, 100, 100).softmax(-1)
     plain = grid.head_grid(attn, title="g", layer_label="layer", head_label="head")
-    assert len(plain.data) == 6
+    assert [trace.type for trace in plain.data] == ["heatmap"]
     fig = grid.head_grid(attn, title="g", layer_label="layer", head_label="head", selectable=True)
-    heatmaps, markers = fig.data[:6], fig.data[6:]
-    assert len(markers) == 6 and {m.name for m in markers} == {"heads"}
-    for index, (heat, marker) in enumerate(zip(heatmaps, markers, strict=True)):
-        layer, head = divmod(index, 3)
-        assert list(marker.customdata[0]) == [layer, head]
-        assert (marker.xaxis, marker.yaxis) == (heat.xaxis, heat.yaxis)
-        assert (marker.x[0], marker.y[0]) == (23.5, 23.5)  # the centre of a 48 x 48 thumbnail
-        assert marker.marker.opacity == 0
-        assert marker.hovertemplate == f"layer {layer}, head {head}<extra></extra>"
+    heat, markers = fig.data
+    assert markers.name == "heads" and markers.marker.opacity == 0
+    assert markers.selected.marker.opacity == 0 and markers.unselected.marker.opacity == 0
+    assert (markers.xaxis, markers.yaxis) == (heat.xaxis, heat.yaxis)
+    assert [list(point) for point in markers.customdata] == [
+        [layer, head] for layer in range(2) for head in range(3)
+    ]
+    # At each 48 x 48 block's centre, a gap cell between blocks.
+    assert list(markers.x) == [23.5, 72.5, 121.5] * 2
+    assert list(markers.y) == [23.5] * 3 + [72.5] * 3
+    assert markers.hovertemplate == "layer %{customdata[0]}, head %{customdata[1]}<extra></extra>"
+    assert fig.layout.hoverdistance == -1
+    # The markers' hover is the one shown: the cells carry none, and half the bytes.
+    assert heat.hoverinfo == "skip" and heat.customdata is None
+    assert payload(fig) < 0.6 * payload(plain)
 
 
 @pytest.mark.parametrize(
@@ -460,9 +466,9 @@ def test_a_vectors_dimensions_get_numeric_ticks_and_their_number_on_hover():
 
 
 def test_the_model_view_validates_each_trace_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SmolLM2's 270 thumbnails and their 270 click markers: built as plain dicts, checked by
-    Plotly once, in the figure (a trace object built first is checked again there: the grid
-    took 0.6 s for a new sentence or a switched view)."""
+    """SmolLM2's 270 thumbnails as one heatmap and its 270 click markers as one scatter, built
+    as plain dicts, checked by Plotly once, in the figure (a trace object built first is
+    checked again there)."""
     made = {"heatmap": 0, "scatter": 0}
     for kind, cls in (("heatmap", go.Heatmap), ("scatter", go.Scatter)):
         init = cls.__init__
@@ -474,5 +480,15 @@ def test_the_model_view_validates_each_trace_once(monkeypatch: pytest.MonkeyPatc
         monkeypatch.setattr(cls, "__init__", counted)
     attn = torch.rand(30, 9, 14, 14).softmax(-1)
     fig = grid.head_grid(attn, title="g", layer_label="layer", head_label="head", selectable=True)
-    assert len(fig.data) == 2 * 270
-    assert made == {"heatmap": 270, "scatter": 270}
+    assert len(fig.data) == 2 and len(fig.data[1].x) == 270
+    assert made == {"heatmap": 1, "scatter": 1}
+
+
+@pytest.mark.parametrize(
+    ("layers", "heads", "side"), [(30, 9, 27), (6, 12, 48)], ids=["smollm2", "minilm"]
+)
+def test_the_largest_model_views_stay_well_under_the_cap(layers, heads, side):
+    assert grid.thumbnail_side(layers, heads) == side
+    attn = torch.rand(layers, heads, 200, 200).softmax(-1)
+    fig = grid.head_grid(attn, title="g", layer_label="layer", head_label="head", selectable=True)
+    assert payload(fig) < 0.7 * budget.MAX_FIGURE_BYTES

@@ -7,13 +7,12 @@ import math
 import numpy as np
 import pytest
 import torch
-from plotly.subplots import make_subplots
 
 from attnviz.attention import attend, causal_mask
 from attnviz.figures import grid, labels, style
 from attnviz.figures import heatmap as heatmaps
 from tests import english as en
-from tests.plotly_data import decode, figure_json
+from tests.plotly_data import decode, figure_json, grid_block
 
 
 @pytest.fixture
@@ -246,35 +245,37 @@ def test_pipeline_figure_names_every_step():
     assert any("softmax" in text for text in texts) and len(texts) == 7
 
 
-def test_head_grid_lays_out_its_thumbnails_as_plotly_make_subplots_does():
-    attn = torch.rand(6, 12, 4, 4).softmax(-1)
-    fig = grid.head_grid(attn, title="m", layer_label="layer", head_label="head", selected=(2, 5))
-    peer = make_subplots(rows=6, cols=12, horizontal_spacing=grid.H_SPACING,
-                         vertical_spacing=grid.V_SPACING,
-                         column_titles=[f"head {h}" for h in range(12)],
-                         row_titles=[f"layer {la}" for la in range(6)])  # fmt: skip
-    for index in range(1, 73):
-        suffix = "" if index == 1 else str(index)
-        for axis in ("xaxis", "yaxis"):
-            ours, theirs = fig.layout[axis + suffix], peer.layout[axis + suffix]
-            np.testing.assert_allclose(ours.domain, theirs.domain, atol=1e-12)
-            assert ours.anchor == theirs.anchor
-        heat = fig.data[index - 1]
-        assert (heat.xaxis, heat.yaxis) == (f"x{suffix}", f"y{suffix}")
-    assert fig.layout.yaxis.autorange == "reversed"
-    framed = [name for name in fig.layout if name.startswith("xaxis") and fig.layout[name].showline]
-    assert framed == [f"xaxis{2 * 12 + 5 + 1}"]
-    for ours, theirs in zip(fig.layout.annotations, peer.layout.annotations, strict=True):
-        for name in ("text", "xanchor", "yanchor", "xref", "yref", "textangle"):
-            assert ours[name] == theirs[name], name
-        assert ours.x == pytest.approx(theirs.x) and ours.y == pytest.approx(theirs.y)
+def test_head_grid_tiles_every_head_into_one_heatmap():
+    attn = torch.rand(6, 12, 4, 5).softmax(-1)
+    fig = grid.head_grid(attn, title="m", layer_label="<layer>", head_label="head", selected=(2, 5))
+    (heat,) = fig.data
+    z = np.asarray(heat.z, dtype=float)
+    assert z.shape == (6 * 5 - 1, 12 * 6 - 1)  # a gap row and column between thumbnails
+    for layer in range(6):
+        for head in range(12):
+            block = grid_block(z, 6, 12, layer, head)
+            np.testing.assert_allclose(block, attn[layer, head].numpy(), rtol=1e-6)
+    assert np.isnan(z[4::5]).all() and np.isnan(z[:, 5::6]).all()
+    assert np.isfinite(z).sum() == attn.numel()
+    assert (heat.zmin, heat.zmax, heat.showscale, heat.hoverongaps) == (0.0, 1.0, False, False)
+    assert tuple(fig.layout.yaxis.range) == (28.5, -0.5)  # layer 0 on top
+    # Hover: layer, head, then the cell's row and column in its head.
+    assert list(heat.customdata[2 * 5 + 3][5 * 6 + 4]) == [2, 5, 3, 4]
+    assert heat.hovertemplate.startswith("&lt;layer&gt; %{customdata[0]}, head %{customdata[1]}")
+    (frame,) = fig.layout.shapes
+    assert (frame.x0, frame.x1, frame.y0, frame.y1) == (29.5, 34.5, 9.5, 13.5)
+    assert (frame.line.color, frame.line.width) == ("#d62728", 3)
+    titles = {a.text: a for a in fig.layout.annotations}
+    assert len(titles) == 12 + 6
+    assert titles["head 5"].x == 5 * 6 + 2 and titles["head 5"].yanchor == "bottom"
+    assert titles["&lt;layer&gt; 2"].y == 2 * 5 + 1.5 and titles["&lt;layer&gt; 2"].textangle == 90
+    assert not grid.head_grid(attn, title="m", layer_label="l", head_label="h").layout.shapes
 
 
-def test_head_grid_has_one_thumbnail_per_head_and_pools_large_ones():
+def test_head_grid_pools_large_thumbnails():
     attn = torch.rand(2, 3, 5, 5).softmax(-1)
     fig = grid.head_grid(attn, title="m", layer_label="layer", head_label="head")
-    assert len(fig.data) == 6
-    np.testing.assert_allclose(np.asarray(fig.data[1 * 3 + 2].z), attn[1, 2].numpy(), rtol=1e-6)
+    np.testing.assert_allclose(grid_block(fig.data[0].z, 2, 3, 1, 2), attn[1, 2].numpy(), rtol=1e-6)
     big = torch.rand(1, 1, 100, 96).softmax(-1)
     pooled = np.asarray(grid.head_grid(big, title="m", layer_label="l", head_label="h").data[0].z)
     assert pooled.shape == (48, 48)

@@ -18,7 +18,7 @@ from attnviz.attention import attend, causal_mask
 from attnviz.figures import lines, notebook
 from attnviz.figures.fit import chart_width
 from attnviz.inputs import PRESETS
-from tests.plotly_data import decode
+from tests.plotly_data import decode, grid_block
 
 TOKENS = ["the", "cat", "sat", "the", "mat"]
 # What would load something from elsewhere: a script, style or image by URL, or a module import.
@@ -89,9 +89,8 @@ def test_the_breakdown_is_the_query_row():
 
 def test_the_model_view_and_one_head(attentions):
     fig = figures.model_view(attentions)
-    heatmaps = [t for t in fig.data if t.type == "heatmap"]
-    assert len(heatmaps) == 3 * 4
-    np.testing.assert_allclose(decode(heatmaps[5].z).astype(float), attentions[1, 1], rtol=1e-6)
+    (mosaic,) = fig.data  # every head in one heatmap
+    np.testing.assert_allclose(grid_block(mosaic.z, 3, 4, 1, 1), attentions[1, 1], rtol=1e-6)
     head = figures.head_heatmap(attentions, TOKENS, 2, 3)
     np.testing.assert_allclose(decode(head.data[0].z).astype(float), attentions[2, 3], rtol=1e-6)
     assert head.layout.title.text == "Layer 2, head 3"

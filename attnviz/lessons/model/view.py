@@ -242,7 +242,7 @@ def grid_figure(
 ) -> go.Figure:  # fmt: skip
     """The model view, cached on what `_attn` was made from. It does not frame the chosen head:
     the same figure is sent again, and Chromium keeps the drawn one (a changed one, even a
-    frame, is drawn anew: 72 subplots take 1.3 to 2 s)."""
+    frame, is drawn anew)."""
     return model_view(_attn, text, selectable=True)
 
 

@@ -20,7 +20,7 @@ from attnviz.lessons.model import view as model_view
 from attnviz.transformer import lazy
 from tests import families
 from tests.apptest import chart, open_page, texts_of, z_of
-from tests.plotly_data import decode
+from tests.plotly_data import decode, grid_block
 
 MODEL = "pages/8_Model_attention.py"
 INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
@@ -47,7 +47,7 @@ def test_a_long_input_shows_the_lazy_head_thumbnails_and_sinks(smol: Encoder) ->
     np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(7, 4), atol=1e-5)
     thumbs, sink = lazy.thumbnails(reading.lazy, thumbnail_side(30, 9))
     grid = chart(at, model_view.LONG_GRID)["data"]
-    np.testing.assert_allclose(decode(grid[7 * 9 + 4]["z"]), thumbs[7, 4], atol=1e-5)
+    np.testing.assert_allclose(grid_block(grid[0]["z"], 30, 9, 7, 4), thumbs[7, 4], atol=1e-5)
     captions = " ".join(c.value for c in at.caption)
     assert f"Layer 7, head 4 gives the first token {float(sink[7, 4]):.1%}" in captions
     assert f"{len(reading.tokens):,} tokens read in one pass" in captions

@@ -7,7 +7,7 @@ import torch
 
 from attnviz.lessons.model import view as model_view
 from tests.apptest import chart, open_page, texts_of, z_of
-from tests.plotly_data import decode
+from tests.plotly_data import grid_block
 
 NLI, MODEL = "pages/7_NLI_alignment.py", "pages/8_Model_attention.py"
 
@@ -21,12 +21,11 @@ def test_model_page_matches_the_model(encoder):
         z_of(at, "view_average"), encoded.attentions[0].mean(dim=0), atol=1e-5
     )
     grid = chart(at, "view_grid")
-    thumbnails = [trace for trace in grid["data"] if trace["type"] == "heatmap"]
-    assert len(thumbnails) == encoder.num_layers * encoder.num_heads
-    targets = [trace for trace in grid["data"] if trace.get("name") == "heads"]
-    assert len(targets) == encoder.num_layers * encoder.num_heads  # one click target each
+    mosaic, targets = grid["data"]  # every head in one heatmap, one click target each
+    assert targets["name"] == "heads"
+    assert len(targets["customdata"]) == encoder.num_layers * encoder.num_heads
     np.testing.assert_allclose(
-        decode(grid["data"][5 * 12 + 3]["z"]), encoded.attentions[5, 3], atol=1e-5
+        grid_block(mosaic["z"], 6, 12, 5, 3), encoded.attentions[5, 3], atol=1e-5
     )
     at.selectbox(key=model_view.LAYER.key).set_value(3).run()
     at.selectbox(key=model_view.HEAD.key).set_value(7).run()
@@ -55,7 +54,8 @@ def test_model_page_block_and_specials(encoder):
     np.testing.assert_allclose(z_of(at, "view_head").sum(-1), np.ones(4), atol=1e-5)
     np.testing.assert_allclose(z_of(at, "view_average"), renormalised[0].mean(dim=0), atol=1e-5)
     grid = chart(at, "view_grid")
-    np.testing.assert_allclose(decode(grid["data"][5 * 12 + 3]["z"]), renormalised[5, 3], atol=1e-5)
+    block = grid_block(grid["data"][0]["z"], 6, 12, 5, 3)
+    np.testing.assert_allclose(block, renormalised[5, 3], atol=1e-5)
     spec = chart(at, "view_head")
     assert spec["layout"]["yaxis"]["ticktext"] == ["i", "do", "need", "sleep"]
     assert spec["layout"]["xaxis"]["ticktext"] == ["i", "am", "tired"]
