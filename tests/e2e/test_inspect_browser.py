@@ -147,8 +147,11 @@ HEAD_XY = """([layer, head]) => {
   const d = [...document.querySelectorAll('.js-plotly-plot')]
     .find(d => d._fullData.some(t => t.name === 'heads'));
   d.scrollIntoView({block: 'center'});  // below the enlarged head and its head view
-  const t = d._fullData.find(t => t.name === 'heads');
-  const i = t.customdata.findIndex(([l, h]) => l === layer && h === head);
+  // The model view's one "heads" trace holds a point a head; the multi-head lesson's grid has
+  // a "heads" trace a head, each with its own axes.
+  const at = t => t.customdata.findIndex(([l, h]) => l === layer && h === head);
+  const t = d._fullData.find(t => t.name === 'heads' && at(t) >= 0);
+  const i = at(t);
   const L = d._fullLayout;
   const xa = L[t.xaxis.replace('x', 'xaxis')], ya = L[t.yaxis.replace('y', 'yaxis')];
   const box = d.getBoundingClientRect();
