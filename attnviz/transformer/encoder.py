@@ -47,7 +47,6 @@ MAX_GENERATED = 48  # pieces an encoder-decoder generates greedily at most
 NEXT_TOKENS = 10  # a decoder's most probable next tokens kept per position
 # Families whose position table starts after the padding index (RoBERTa's offset of 2).
 _OFFSET_POSITIONS = ("roberta", "xlm-roberta", "camembert", "data2vec-text", "xmod")
-UNK = "[UNK]"  # BERT's unknown piece: the tokenizer writes it for emoji and unseen characters
 _SENTENCE_NAMES = ("sentence A", "sentence B")
 
 
