@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,5 +35,7 @@ def test_every_public_name_resolves_from_its_one_home():
         value = getattr(transformer, name)
         home = importlib.import_module(value.__module__)
         assert home.__name__.startswith("attnviz.transformer.") and getattr(home, name) is value
+    modules = {path.stem for path in Path(transformer.__file__).parent.glob("*.py")}
+    assert not modules & set(transformer.__all__)  # no public name hides a module
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         transformer.nothing  # noqa: B018
