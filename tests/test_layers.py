@@ -2,8 +2,8 @@
 
 backend (attention, parsing, ... and each lesson's compute.py) -> figures kit (and each lesson's
 figures.py) -> app shell -> each lesson's view.py -> pages. Arrows run one way: no module
-imports one of a layer above it, and no two modules import each other in a circle. And no
-function of the app shell or the lessons is over 60 lines.
+imports one of a layer above it, and no two modules import each other in a circle. No
+function of the app shell or the lessons is over 60 lines, and no module only re-exports another.
 """
 
 from __future__ import annotations
