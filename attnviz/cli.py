@@ -2,7 +2,7 @@
 
     attnviz run [--host 127.0.0.1] [--port 8501]      the app on this machine (`make run`)
     attnviz serve [--replicas N] [--host] [--port]   the app for a class (attnviz.serve)
-    attnviz train-nli [--data ...] [--out ...]       train the NLI classifier (attnviz.nli_train)
+    attnviz train-nli [--data ...] [--out ...]       train the NLI classifier (attnviz.nli.cli)
 
 `run` and `serve` start Streamlit with every setting of the app's `.streamlit/config.toml`
 given as flags (`attnviz.serve.streamlit_command`), so they hold in whatever folder the

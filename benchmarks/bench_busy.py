@@ -20,8 +20,8 @@ from collections.abc import Callable
 import torch
 
 from attnviz import nli, rollout
-from attnviz.encoder import load_encoder
 from attnviz.lessons.across.compute import token_saliency
+from attnviz.transformer.encoder import load_encoder
 from benchmarks.timing import median_seconds
 
 REPEATS = 2

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from attnviz.encoder import Encoder
+from attnviz.transformer.encoder import Encoder
 from benchmarks.bench_model import paired_medians
 from tests import families
 

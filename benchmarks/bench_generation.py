@@ -1,10 +1,10 @@
 """Generation and ablations on SmolLM2 against transformers' own calls, in one process.
 
-- `attnviz.generation.generate` (32 greedy tokens, every step's attention row kept) against
-  transformers' `generate(do_sample=False, output_attentions=True,
+- `attnviz.transformer.generation.generate` (32 greedy tokens, every step's attention row
+  kept) against transformers' `generate(do_sample=False, output_attentions=True,
   return_dict_in_generate=True)`: tokens a second, target at most 1.2x its time.
-- `attnviz.interventions.next_token_probs` with 5 heads zeroed against a bare forward with one
-  hand-written pre-hook on each ablated layer's `o_proj`.
+- `attnviz.transformer.interventions.next_token_probs` with 5 heads zeroed against a bare
+  forward with one hand-written pre-hook on each ablated layer's `o_proj`.
 Run with `python -m benchmarks.bench_generation [--repeats N]`.
 """
 
@@ -26,9 +26,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    from attnviz import generation, interventions
-    from attnviz.encoder import Encoder
-    from attnviz.transformer import models
+    from attnviz.transformer import generation, interventions, models
+    from attnviz.transformer.encoder import Encoder
 
     smol = Encoder(models.resolve(models.SMOLLM2))
     ids = smol.tokenizer(PROMPT, return_tensors="pt").input_ids

@@ -41,7 +41,7 @@ def child(kind: str, length: int) -> dict[str, float]:
     folder = models.resolve(models.SMOLLM2)
     started = time.perf_counter()
     if kind == "ours":
-        from attnviz.encoder import Encoder
+        from attnviz.transformer.encoder import Encoder
 
         encoder = Encoder(folder)
         encoder.lazy_supported()  # the once-per-model probe, not part of a reading

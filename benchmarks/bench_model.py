@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import torch
 
-from attnviz.encoder import Encoder, load_encoder
+from attnviz.transformer.encoder import Encoder, load_encoder
 
 REPEATS = 30
 TEXT_A = "The old farmer watched the quick brown fox jump over his lazy dog near the wooden barn."

@@ -28,12 +28,12 @@ import torch
 import torch.nn.functional as F
 
 from attnviz import nli
-from attnviz.encoder import load_encoder
 from attnviz.nli import checkpoint as nli_checkpoint
 from attnviz.nli import jobs as nli_jobs
 from attnviz.nli import store as nli_store
 from attnviz.nli import training as nli_training
 from attnviz.nli.data import read_file
+from attnviz.transformer.encoder import load_encoder
 from benchmarks.timing import median_seconds
 
 STEPS = 60  # batches per timed run

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz.encoder import Encoder, load_encoder
 from attnviz.transformer import models
+from attnviz.transformer.encoder import Encoder, load_encoder
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ from tests.apptest import open_page
 from tests.plotly_data import decode, figure_json
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 NLI_PAGE = "pages/7_NLI_alignment.py"
 
@@ -475,7 +475,7 @@ def test_attend_shape_mismatch_names_both_shapes(
 
 @pytest.fixture(scope="module")
 def encoder() -> Iterator[Encoder]:
-    from attnviz.encoder import load_encoder
+    from attnviz.transformer.encoder import load_encoder
 
     yield load_encoder()
 
@@ -500,7 +500,8 @@ SENTENCES = [
 def test_sentences_align_with_finite_weights(
     encoder: Encoder, sentence: str, caveat: bool, truncated: bool
 ) -> None:
-    from attnviz.encoder import MAX_TOKENS, tokens_caveat
+    from attnviz.transformer.encoder import MAX_TOKENS
+    from attnviz.transformer.views import tokens_caveat
 
     batch = nli.align_pairs(encoder, [(sentence, "A cat sleeps.")], source="contextual")
     tokens = batch.premises[0]

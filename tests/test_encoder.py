@@ -1,4 +1,5 @@
-"""Tests for `attnviz.encoder` with the real all-MiniLM-L6-v2 (no mocks; loaded once, ~3 s).
+"""Tests for `attnviz.transformer.encoder` with the real all-MiniLM-L6-v2 (no mocks; loaded
+once, ~3 s).
 
 References are independent of the implementation: the tokenizer's own pair encoding, the
 model's word-embedding matrix, the original text sliced by offsets, hand-merged matrices.
@@ -11,19 +12,9 @@ import unicodedata
 import pytest
 import torch
 
-from attnviz.encoder import (
-    MAX_TOKENS,
-    Encoded,
-    Encoder,
-    alignment_caveat,
-    attention_view,
-    load_encoder,
-    merge_attention,
-    merge_vectors,
-    recompute_attention,
-    word_groups,
-    word_labels,
-)
+from attnviz.transformer.encoder import MAX_TOKENS, Encoded, Encoder, load_encoder
+from attnviz.transformer.views import alignment_caveat, attention_view, recompute_attention
+from attnviz.transformer.words import merge_attention, merge_vectors, word_groups, word_labels
 
 PAIR = ("I do need sleep", "I am tired")
 MIXED = "Hello, World! It's a CAFÉ-time (naïve?) -- isn't it? 42% of e-mails, Dr. O'Neil."

@@ -1,5 +1,5 @@
 """Every family attnviz reads, as tiny random models made here (tests/families.py), loaded
-through the picker's own code path (attnviz.models.resolve, then Encoder).
+through the picker's own code path (attnviz.transformer.models.resolve, then Encoder).
 
 Each family's attention is recomputed from its own query and key projections, on the input its
 attention module received, through attnviz.attention, and must equal the model's
@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 import torch
 
-from attnviz import models
 from attnviz.attention import attend, causal_mask, masked_softmax
-from attnviz.encoder import Encoded, Encoder, word_groups, word_labels
 from attnviz.errors import InputError
-from attnviz.neurons import head_vectors, neuron_terms
+from attnviz.transformer import models
+from attnviz.transformer.encoder import Encoded, Encoder
+from attnviz.transformer.neurons import head_vectors, neuron_terms
+from attnviz.transformer.words import word_groups, word_labels
 from tests import families
 
 TEXT = "The lorry reversed into the bollard outside the bakery."

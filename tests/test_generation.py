@@ -1,5 +1,5 @@
 """Generation, ablations and the induction finder on SmolLM2 and tiny decoders
-(attnviz.generation, attnviz.interventions, attnviz.head_finder): greedy text equal to
+(attnviz.transformer: generation, interventions, head_finder): greedy text equal to
 transformers' generate, each step's attention row equal to a full eager forward's last row,
 ablations equal to the test's own hook, induction scores equal to the test's own computation,
 and SmolLM2's induction heads carrying " cat"."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnviz import generation, head_finder, interventions
-from attnviz.encoder import Encoder
 from attnviz.errors import InputError
+from attnviz.transformer import generation, head_finder, interventions
+from attnviz.transformer.encoder import Encoder
 from tests import families
 
 INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
@@ -210,7 +210,7 @@ def test_a_heads_output_replaced(smol: Encoder, encoder: Encoder, name: str) -> 
     """What the Playground's round trip does: the neuron view's q, k, v give the head's own
     output (weights @ v); put back unchanged it changes nothing; zeros in a decoder equal the
     zero ablation."""
-    from attnviz.neurons import head_vectors
+    from attnviz.transformer.neurons import head_vectors
 
     model = smol if name == "smollm2" else encoder
     encoded = model.encode(INDUCTION)

@@ -2,8 +2,8 @@
 
 backend (attention, parsing, ... and each lesson's compute.py) -> figures kit (and each lesson's
 figures.py) -> app shell -> each lesson's view.py -> pages. Arrows run one way: no module
-imports one of a layer above it, and no two modules import each other in a circle. And no
-function of the app shell or the lessons is over 60 lines.
+imports one of a layer above it, and no two modules import each other in a circle. No
+function of the app shell or the lessons is over 60 lines, and no module only re-exports another.
 """
 
 from __future__ import annotations
@@ -139,3 +139,38 @@ def test_no_function_in_the_shell_or_the_lessons_is_over_60_lines():
         and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
     ]
     assert not too_long, "\n".join(too_long)
+
+
+def is_main_guard(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
+
+
+def test_no_module_only_re_exports_another():
+    """One path per public name: no `sys.modules` swap, no star import, and no module whose body
+    is only imports from attnviz (a name is imported from the module that defines it)."""
+    aliases = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        swaps = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            and "sys.modules[" in ast.unparse(node)
+        ]
+        stars = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        ]
+        code = [
+            node
+            for node in tree.body
+            if not isinstance(node, ast.Import | ast.ImportFrom)
+            and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+            and not (isinstance(node, ast.Assign) and ast.unparse(node).startswith("__all__"))
+            and not is_main_guard(node)
+        ]
+        from_attnviz = any(i.startswith("attnviz.") for i in imports_of(path))
+        if swaps or stars or (not code and from_attnviz):
+            aliases.append(name)
+    assert not aliases, aliases

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnviz.encoder import MAX_TOTAL_TOKENS, Encoder
 from attnviz.errors import InputError
 from attnviz.transformer import lazy
+from attnviz.transformer.encoder import MAX_TOTAL_TOKENS, Encoder
 from tests import families
 
 LONG = 4096
@@ -110,7 +110,7 @@ def test_other_callers_see_eager_attention_while_one_reads_lazily(smol: Encoder)
 def test_recompute_attention_works_for_every_family_the_neuron_view_reads(
     tiny: dict[str, Path], name: str
 ) -> None:
-    from attnviz.encoder import recompute_attention
+    from attnviz.transformer.views import recompute_attention
 
     encoder = Encoder(tiny[name])
     encoded = encoder.encode(" ".join(families.corpus()[:2]), "A dog runs.", max_length=64)

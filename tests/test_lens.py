@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import torch
 
-from attnviz.encoder import Encoder
 from attnviz.errors import InputError
 from attnviz.transformer import lens
+from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.interventions import projections
 from tests import families
 

@@ -1,6 +1,6 @@
-"""attnviz.models: the roots, the one resolver from a model's name to a folder, discovery, and the
-refusals before loading. Folders here hold real files (configs, safetensors headers); nothing is
-downloaded."""
+"""attnviz.transformer.models: the roots, the one resolver from a model's name to a folder,
+discovery, and the refusals before loading. Folders here hold real files (configs, safetensors
+headers); nothing is downloaded."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from attnviz import models
 from attnviz.errors import InputError
-from attnviz.models import Root
+from attnviz.transformer import models
+from attnviz.transformer.models import Root
 
 
 def _safetensors(path: Path, shapes: dict[str, list[int]]) -> None:

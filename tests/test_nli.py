@@ -15,7 +15,6 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnviz.encoder import Encoder, load_encoder
 from attnviz.i18n import t
 from attnviz.nli import (
     MAX_PAIRS,
@@ -33,6 +32,7 @@ from attnviz.nli import (
     sentence_similarity,
 )
 from attnviz.parsing import InputError
+from attnviz.transformer.encoder import Encoder, load_encoder
 
 PAIRS = [("I do need sleep", "I am tired"), ("A man is playing a guitar.", "A person plays music.")]
 

@@ -1,5 +1,5 @@
-"""The NLI wing as one package: its public names from `attnviz.nli`, and the old module paths
-that notebooks import still working (the same modules, not copies)."""
+"""The NLI wing as one package: its public names from `attnviz.nli`, one path per module (the
+old top-level aliases are gone), and the trainer run as `python -m attnviz.nli.cli`."""
 
 from __future__ import annotations
 
@@ -11,25 +11,25 @@ import pytest
 
 import attnviz.nli as nli
 
-OLD_PATHS = {
-    "attnviz.nli_model": "attnviz.nli.model",
-    "attnviz.nli_data": "attnviz.nli.data",
-    "attnviz.nli_checkpoint": "attnviz.nli.checkpoint",
-    "attnviz.nli_jobs": "attnviz.nli.jobs",
-}
+# The old paths and their homes: CHANGELOG.md, "One path per public name (issue 40)".
+GONE = ("nli_model", "nli_data", "nli_checkpoint", "nli_jobs", "nli_train")
 
 
-@pytest.mark.parametrize(("old", "new"), OLD_PATHS.items())
-def test_an_old_module_path_is_the_new_module(old, new):
-    assert importlib.import_module(old) is importlib.import_module(new)
+@pytest.mark.parametrize("old", [f"attnviz.{name}" for name in GONE])
+def test_an_old_module_path_is_gone(old):
+    with pytest.raises(ModuleNotFoundError, match=old):
+        importlib.import_module(old)
 
 
-def test_the_old_trainer_path_has_the_store_the_trainer_and_the_command():
-    from attnviz import nli_train
-    from attnviz.nli import cli, store, training
-
-    assert nli_train.SentenceStore is store.SentenceStore and nli_train.train is training.train
-    assert nli_train.main is cli.main and nli_train.TrainConfig is training.TrainConfig
+def test_the_trainer_runs_from_its_home_and_not_from_the_old_path():
+    done = subprocess.run(
+        [sys.executable, "-m", "attnviz.nli.cli", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "attnviz train-nli" in done.stdout, done.stderr
+    old = subprocess.run(
+        [sys.executable, "-m", "attnviz.nli_train", "--help"], capture_output=True, text=True
+    )
+    assert old.returncode != 0 and "No module named attnviz.nli_train" in old.stderr
 
 
 def test_every_public_name_resolves_and_the_readers_stay_light():

@@ -170,7 +170,7 @@ def test_the_command_line_trains_scores_and_writes_a_card(tmp_path):
     )
     out = tmp_path / "cli.safetensors"
     command = [
-        sys.executable, "-m", "attnviz.nli_train", "--data", str(data), "--dev", str(data),
+        sys.executable, "-m", "attnviz.nli.cli", "--data", str(data), "--dev", str(data),
         "--test", str(data), "--hidden", "16", "--epochs", "3", "--batch-size", "3",
         "--baseline", "--out", str(out),
     ]  # fmt: skip
@@ -188,7 +188,7 @@ def test_the_command_line_trains_scores_and_writes_a_card(tmp_path):
     assert set(card["baseline"]) >= {"accuracy", "dev_accuracy", "confusion"}
     assert card["embedding"] == {"source": "static", "layer": None} and card["scale"] == "none"
     bad = subprocess.run(
-        [sys.executable, "-m", "attnviz.nli_train", "--data", str(tmp_path / "none.jsonl")],
+        [sys.executable, "-m", "attnviz.nli.cli", "--data", str(tmp_path / "none.jsonl")],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert bad.returncode == 2 and "error:" in bad.stderr and "Traceback" not in bad.stderr
@@ -214,16 +214,17 @@ with open(sys.argv[1], "w") as file:
 MEASURE = """
 import gc, json, resource, sys
 from pathlib import Path
-from attnviz.encoder import load_encoder
-from attnviz import nli_train as nt
+from attnviz.nli.store import SentenceStore, read_pairs
+from attnviz.nli.training import TrainConfig, train
+from attnviz.transformer.encoder import load_encoder
 encoder = load_encoder()
 gc.collect()
 rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 base = rss()
-store = nt.SentenceStore(encoder, "static", None)
-pairs = nt.read_pairs(Path(sys.argv[1]), store)
+store = SentenceStore(encoder, "static", None)
+pairs = read_pairs(Path(sys.argv[1]), store)
 read = rss() - base
-nt.train(nt.TrainConfig(epochs=1, max_steps=3), pairs, store)
+train(TrainConfig(epochs=1, max_steps=3), pairs, store)
 print(json.dumps({"pairs": len(pairs), "unlabelled": pairs.summary.unlabelled,
                   "sentences": len(store), "read": read, "trained": rss() - base}))
 """

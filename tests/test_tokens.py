@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.encoder import Encoder, word_groups, word_labels
+from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.tokens import NEWLINE, SPACE, TAB, piece_bytes, readable, style_of
+from attnviz.transformer.words import word_groups, word_labels
 from tests import families
 
 TEXTS = {

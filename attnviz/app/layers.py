@@ -10,8 +10,8 @@ view (`controls.renamed`).
 from __future__ import annotations
 
 from attnviz.app import controls
-from attnviz.encoder import model_layer
 from attnviz.i18n import t
+from attnviz.transformer.encoder import model_layer
 
 EMBEDDINGS = "embeddings"  # the link's name for hidden state 0, the embedding output
 MAX_LAYERS = 48  # bounds for links; a page clamps to the model's own layer count

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from attnviz.app.turns import Turns
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoded, Encoder
+    from attnviz.transformer.encoder import Encoded, Encoder
 
 CACHE_ENV = "ATTNVIZ_LONG_CACHE_BYTES"
 DEFAULT_CACHE_BYTES = 2_000_000_000

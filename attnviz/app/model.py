@@ -1,6 +1,6 @@
 """The pretrained models: the shipped encoder, loaded once per server process for the NLI and
 model lessons, and the models a picker names (at most two kept, the least recently used going),
-resolved through attnviz.models so that nothing outside its roots is read."""
+resolved through attnviz.transformer.models so that nothing outside its roots is read."""
 
 from __future__ import annotations
 
@@ -17,16 +17,16 @@ from attnviz.i18n import t
 from attnviz.transformer import models
 
 if TYPE_CHECKING:  # the model stack is imported only when a page asks for the model
-    from attnviz.encoder import Encoder
     from attnviz.nli.card import Card
     from attnviz.nli.classifier import Classifier
+    from attnviz.transformer.encoder import Encoder
 
 # What a missing or broken model install raises: the package or transformers absent
 # (ImportError), its files missing or unreadable (OSError), a config transformers rejects
 # (ValueError), weights that do not fit the model (RuntimeError).
 MODEL_FAULTS = (ImportError, OSError, ValueError, RuntimeError)
 # The picked model, shared by the pages that read one (Model attention, Across layers): a link
-# names it as ?model=, MINILM, SMOLLM2 or root/path (attnviz.models.resolve).
+# names it as ?model=, MINILM, SMOLLM2 or root/path (attnviz.transformer.models.resolve).
 MODEL = controls.text_control("model", "model_name", models.MINILM, max_chars=500)
 
 
@@ -35,7 +35,7 @@ def _load_encoder() -> Encoder:
     # transformers is imported here, under the import lock: pages without the model never pay
     # for it, and two first visits never import it at once (attnviz.app.loading).
     with loading.lock():
-        from attnviz.encoder import load_encoder
+        from attnviz.transformer.encoder import load_encoder
 
         return load_encoder()
 
@@ -62,13 +62,13 @@ PICKED_MODELS = 2  # picked models kept per process besides the shipped one; the
 @st.cache_resource(max_entries=PICKED_MODELS, show_spinner=False)
 def _load_picked(path: str, max_params: int) -> Encoder:
     with loading.lock():
-        from attnviz.encoder import Encoder
+        from attnviz.transformer.encoder import Encoder
 
         return Encoder(path, max_params=max_params)
 
 
 def picked_encoder(name: str) -> Encoder:
-    """The model `name` names (attnviz.models: MINILM or root/path), loaded with progress.
+    """The model `name` names (transformer.models: MINILM or root/path), loaded with progress.
 
     A name the resolver or the checks refuse raises InputError (nothing is loaded); a model
     that fails to load raises one of MODEL_FAULTS. Either way the caller shows the reason.

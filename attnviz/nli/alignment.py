@@ -53,7 +53,7 @@ from attnviz.nli.vectors import sentence_embeddings
 from attnviz.parsing import InputError, decode_csv
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 # The public names of the classifier and the steps it shares, reached from here.
 __all__ = [

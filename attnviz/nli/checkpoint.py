@@ -36,7 +36,7 @@ from attnviz.nli.tuned import TunedLayers
 from attnviz.nli.vectors import encoder_fingerprint
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 DATA_DIR = paths.DATA / "nli"
 DEFAULT_CHECKPOINT = DATA_DIR / "model" / "default.safetensors"
@@ -166,7 +166,7 @@ def load_classifier(
         raise InputError("checkpoint_missing", path=str(weights_path))
     card = parse_card(card_path(weights_path).read_bytes())
     if encoder is None:
-        from attnviz.encoder import load_encoder
+        from attnviz.transformer.encoder import load_encoder
 
         encoder = load_encoder()
     model = model_from(weights_path.read_bytes(), card, encoder)

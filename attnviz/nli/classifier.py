@@ -23,9 +23,9 @@ from attnviz.nli.model import Alignment, DecomposableAttentionModel
 from attnviz.nli.vectors import Vectors, layer_vectors, sentence_embeddings, tuned_vectors
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
     from attnviz.nli.card import Card
     from attnviz.nli.tuned import TunedLayers
+    from attnviz.transformer.encoder import Encoder
 
 PREDICT_CHUNK = 128  # pairs read at once by `predict`
 MAX_READ_PAIRS = 64  # pairs `read` gives every step of (attnviz.nli.alignment.MAX_PAIRS)

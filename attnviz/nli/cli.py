@@ -40,7 +40,7 @@ from attnviz.nli.training import (
 )
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 
 class _Bars:
@@ -75,7 +75,7 @@ class _Bars:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="attnviz train-nli", description="Train the NLI classifier (attnviz.nli_train)."
+        prog="attnviz train-nli", description="Train the NLI classifier (attnviz.nli.cli)."
     )
     default = checkpoint.DATA_DIR
     parser.add_argument("--data", type=Path, default=default / "train.jsonl", help="training pairs")
@@ -210,7 +210,7 @@ def _say_cost(store: SentenceStore) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Read, train, score and (with --out) write the checkpoint; the card."""
-    from attnviz.encoder import load_encoder
+    from attnviz.transformer.encoder import load_encoder
 
     encoder = load_encoder()
     store = SentenceStore(encoder, args.source, args.layer)

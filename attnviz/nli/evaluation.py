@@ -29,8 +29,8 @@ import torch
 from attnviz.nli.data import LABELS, Example, read_file
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
     from attnviz.nli.classifier import Classifier
+    from attnviz.transformer.encoder import Encoder
 
 _EDGE_PUNCTUATION = ".,!?;:\"'()[]{}“”‘’"
 # (premise word ids, hypothesis word ids) -> weights_alpha (lb, la) of one pair

@@ -47,7 +47,7 @@ class JobSpec:
 
     train: Sequence[Row]
     dev: Sequence[Row]
-    config: Any  # attnviz.nli_train.TrainConfig (not imported here: torch loads in the worker)
+    config: Any  # attnviz.nli.training.TrainConfig (not imported here: torch loads in the worker)
     watch: int = 0  # the dev pair whose alignment is sent after every epoch
     data: dict[str, Any] = field(default_factory=dict)  # the card's data section
 
@@ -319,9 +319,9 @@ def _train(spec: JobSpec, send: Any) -> None:
     import torch
 
     torch.set_num_threads(1)
-    from attnviz.encoder import load_encoder
     from attnviz.nli import checkpoint, training
     from attnviz.nli import store as stores
+    from attnviz.transformer.encoder import load_encoder
 
     last = [0.0]
 

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from attnviz.encoder import MAX_TOKENS
 from attnviz.errors import InputError
 from attnviz.nli.checkpoint import sha256_of
 from attnviz.nli.data import LABELS, Example, ReadSummary, read_file
+from attnviz.transformer.encoder import MAX_TOKENS
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 MEMORY_BYTES_PER_PAIR = 600  # reading, static path: a pair of distinct sentences, measured ~470
 MEMORY_TRAINING_BYTES = 300_000_000  # training once it starts: torch's buffers, not per pair

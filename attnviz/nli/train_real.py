@@ -33,7 +33,7 @@ from attnviz.nli.training import (
 )
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 Bars = Any  # attnviz.nli.cli's progress bars: called with (stage, done, total), .say(line)
 
@@ -174,7 +174,7 @@ def own_baseline(blind: Tuned, store: SentenceStore, path: Path) -> dict[str, An
 def train_real(run: RealRun, bars: Bars) -> dict[str, Any]:
     """Read, fine-tune, select, calibrate, train the baseline, score once; write the checkpoint
     (with its tuned layers) and return the card."""
-    from attnviz.encoder import load_encoder
+    from attnviz.transformer.encoder import load_encoder
 
     splits = real.load(run.folder, run.manifest)
     bars.say(

@@ -28,7 +28,7 @@ from attnviz.nli.store import PairSet, Progress, SentenceStore
 from attnviz.nli.vectors import encoder_fingerprint
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 MISTAKES_KEPT = 40  # test pairs the card lists that the model gets wrong
 SHIPPED_ENCODER_NOTE = (

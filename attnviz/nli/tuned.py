@@ -28,7 +28,7 @@ from torch import nn
 from attnviz.errors import InputError
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
+    from attnviz.transformer.encoder import Encoder
 
 FORMAT = "attnviz-nli-layers/1"
 MAX_LAYERS_BYTES = 40_000_000  # MiniLM's six layers in float16: 21 MB

@@ -22,8 +22,8 @@ from attnviz.nli.card import SOURCES
 from attnviz.nli.tuned import padded_ids, words_only
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
     from attnviz.nli.tuned import TunedLayers
+    from attnviz.transformer.encoder import Encoder
 
 Vectors = tuple[list[list[str]], torch.Tensor, torch.Tensor]  # tokens, (N, L, d), lengths (N,)
 

@@ -1,7 +1,7 @@
 """The transformer wing: real models read from disk, and what attnviz shows of them.
 
 - `models`: model folders (roots, the resolver, discovery, `check_folder`), attnviz's cache,
-  the shipped MiniLM and SmolLM2 (old path `attnviz.models`);
+  the shipped MiniLM and SmolLM2;
 - `conversion`: SmolLM2 from its wheel's GGUF to a safetensors folder, once;
 - `encoder`: `Encoder` (load, run) and `Encoded` (a reading: tokens, hidden states, attentions
   or a lazy reading, next tokens, residual norms);
@@ -11,7 +11,39 @@
 - `tokens`: each piece as the text it encodes;
 - `capture`: the one wrapper of each family's eager attention function;
 - `lazy`: long readings that keep q, k, v and compute one head at a time;
-- `neurons`: one head's q, k, v and its score term by term (old path `attnviz.neurons`).
+- `neurons`: one head's q, k, v and its score term by term;
+- `generation`, `interventions`, `head_finder`, `lens`: greedy generation with each step's
+  attention, heads ablated, the induction-head finder, the logit lens.
 
-`attnviz.encoder` names what `encoder`, `words` and `views` hold, as before the split.
+The names below are public and stable (notebooks import them from `attnviz.transformer`). They
+are loaded on first use, so `import attnviz.transformer` loads neither torch nor transformers.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_FROM: dict[str, str] = {
+    **dict.fromkeys(("Encoded", "Encoder", "load_encoder"), "encoder"),
+    **dict.fromkeys(("resolve",), "models"),
+    **dict.fromkeys(("generate",), "generation"),
+    **dict.fromkeys(("next_token_probs",), "interventions"),
+    **dict.fromkeys(("induction_scores",), "head_finder"),
+    **dict.fromkeys(("logit_lens",), "lens"),
+}
+
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM.get(name)
+    if module is None:
+        raise AttributeError(f"module 'attnviz.transformer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_FROM])

@@ -1,5 +1,6 @@
 """The one wrapper around each modeling module's `eager_attention_forward`: what the neuron
-view records (attnviz.neurons) and what a long reading replaces (attnviz.transformer.lazy).
+view records (attnviz.transformer.neurons) and what a long reading replaces
+(attnviz.transformer.lazy).
 
 transformers' families call their module's `eager_attention_forward(module, query, key, value,
 mask, scaling=..., ...)` with q and k as the model uses them (after rotary embeddings and

@@ -11,7 +11,7 @@ where the weights came from. About 540 MB on disk (`DISK_BYTES`).
 beside the target, the first converts into a temporary folder and renames it into place (an
 interrupted conversion leaves no half folder: the next caller finds no target and starts
 again), and the others, waiting on the lock, find the folder made. Imported only when the
-folder is missing (`attnviz.models.smollm2_path`): the resolver stays light.
+folder is missing (`attnviz.transformer.models.smollm2_path`): the resolver stays light.
 """
 
 from __future__ import annotations

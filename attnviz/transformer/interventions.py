@@ -7,8 +7,6 @@ model with a forward pre-hook on each named layer's projection that replaces the
 by zeros ("zero") or by its mean over the positions of `text` ("mean", TransformerLens's mean
 ablation over the prompt), and returns softmax of the last position's logits. The hooks live
 only for that call.
-
-Old-path alias: `attnviz.interventions`.
 """
 
 from __future__ import annotations

@@ -63,10 +63,11 @@ def recompute_attention(
     """(H, T, S): a layer's attention recomputed through attnviz.attention's `attend`.
 
     The proof that attnviz.attention reproduces the model: q, k and v as the layer's attention
-    function received them (captured, attnviz.neurons.layer_call: projected, rotated, normed;
-    grouped-query attention's key heads repeated), the scale the family uses, its mask, and
-    T5's position bias, through `attend`'s dot-product score, for every family the neuron view
-    reads. A bias is folded into the dot product: [s q_i, e_i] . [k_j, b_:j] = s q_i.k_j + b_ij.
+    function received them (captured, attnviz.transformer.neurons.layer_call: projected,
+    rotated, normed; grouped-query attention's key heads repeated), the scale the family uses,
+    its mask, and T5's position bias, through `attend`'s dot-product score, for every family the
+    neuron view reads. A bias is folded into the dot product:
+    [s q_i, e_i] . [k_j, b_:j] = s q_i.k_j + b_ij.
     """
     from attnviz.transformer.neurons import layer_call
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.encoder import load_encoder
 from attnviz.lessons.across.compute import head_statistics
+from attnviz.transformer.encoder import load_encoder
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_inspect_browser import click_cell
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until, z_of

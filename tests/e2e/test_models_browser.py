@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.encoder import Encoder
+from attnviz.transformer.encoder import Encoder
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until, z_of
 

@@ -13,8 +13,8 @@ import numpy as np
 import torch
 from PIL import Image
 
-from attnviz.encoder import load_encoder
 from attnviz.nli import checkpoint
+from attnviz.transformer.encoder import load_encoder
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_model_pages_browser import no_exception
 from tests.e2e.test_playground_browser import wait_for_charts, wait_idle, wait_until

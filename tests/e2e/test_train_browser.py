@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from attnviz.encoder import load_encoder
 from attnviz.nli import checkpoint as nli_checkpoint
+from attnviz.transformer.encoder import load_encoder
 from benchmarks import load
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_model_pages_browser import VERDICT_BARS, no_exception

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz import head_stats, saliency
-from attnviz.encoder import Encoded, Encoder
 from attnviz.rollout import attention_rollout
+from attnviz.transformer.encoder import Encoded, Encoder
 from attnviz.transformer.views import renormalise
 
 if TYPE_CHECKING:

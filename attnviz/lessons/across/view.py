@@ -21,7 +21,6 @@ from attnviz.app.plot import csv_download, download_csv, plot, plot_row, table
 from attnviz.app.selection import selected_cell, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
 from attnviz.app.state import init_state
-from attnviz.encoder import MAX_TOKENS, Encoded, Encoder, alignment_caveat
 from attnviz.figures.labels import unique_labels
 from attnviz.figures.model import before_after_bars, head_heatmap, head_values
 from attnviz.i18n import catalogue, t
@@ -51,6 +50,8 @@ from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.rollout import HEAD_FUSIONS, MAX_FLOW_TOKENS, attention_flow, attention_rollout
 from attnviz.saliency import MAX_STEPS
 from attnviz.transformer import head_finder, interventions
+from attnviz.transformer.encoder import MAX_TOKENS, Encoded, Encoder
+from attnviz.transformer.views import alignment_caveat
 
 VIEWS = {
     "rollout": "across.view.rollout",

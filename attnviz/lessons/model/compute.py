@@ -1,5 +1,5 @@
 """The model lesson's numbers: rows renormalised over the tokens on view, and how much of each
-row's attention went to [CLS] and [SEP] (attnviz.encoder's views of all-MiniLM-L6-v2), and
+row's attention went to [CLS] and [SEP] (attnviz.transformer.views of all-MiniLM-L6-v2), and
 what the model makes of a head's output edited in the Playground."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import torch
 
-from attnviz.encoder import Encoded, Encoder, attention_view
 from attnviz.transformer import interventions
+from attnviz.transformer.encoder import Encoded, Encoder
 from attnviz.transformer.tokens import readable
+from attnviz.transformer.views import attention_view
 
 
 def specials_share(
@@ -32,7 +33,8 @@ def specials_share(
     return 1 - torch.as_tensor(kept)
 
 
-STACKS = ("encoder", "decoder", "cross")  # attnviz.neurons.STACKS: which attention is shown
+# attnviz.transformer.neurons.STACKS: which attention is shown
+STACKS = ("encoder", "decoder", "cross")
 LINES_ABOVE = 64  # tokens beyond which the head view draws only each token's strongest lines
 LINES_PER_TOKEN = 3
 

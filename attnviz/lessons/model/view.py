@@ -25,16 +25,6 @@ from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.selection import selected_cell, selected_head, store_click
 from attnviz.app.sentences import DEFAULT_PRESET, MAX_SENTENCE_CHARS, PRESETS, sentence_pair
 from attnviz.app.state import init_state
-from attnviz.encoder import (
-    MAX_TOTAL_TOKENS,
-    MINILM_TRAINED_LENGTH,
-    Encoded,
-    Encoder,
-    alignment_caveat,
-    attention_view,
-    word_groups,
-    word_labels,
-)
 from attnviz.errors import InputError
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.heatmap import vector_rows
@@ -64,9 +54,11 @@ from attnviz.lessons.model.compute import (
 from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
 from attnviz.parsing import MAX_ROWS, format_matrix, parse_matrix
 from attnviz.transformer import lazy
+from attnviz.transformer.encoder import MAX_TOTAL_TOKENS, MINILM_TRAINED_LENGTH, Encoded, Encoder
 from attnviz.transformer.interventions import kl_divergence
 from attnviz.transformer.neurons import HeadVectors, NeuronTerms, head_vectors, neuron_terms
-from attnviz.transformer.views import renormalise
+from attnviz.transformer.views import alignment_caveat, attention_view, renormalise
+from attnviz.transformer.words import word_groups, word_labels
 
 BLOCKS = {
     "all": "model.block.all",

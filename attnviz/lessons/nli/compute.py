@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from attnviz.encoder import tokens_caveat
 from attnviz.nli import alignment as nli
 from attnviz.nli.card import Card
 from attnviz.nli.checkpoint import confusion
 from attnviz.nli.model import Scale
+from attnviz.transformer.views import tokens_caveat
 
 if TYPE_CHECKING:
-    from attnviz.encoder import Encoder
     from attnviz.nli.classifier import Classifier, Verdicts
+    from attnviz.transformer.encoder import Encoder
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from attnviz.app.model import classifier, encoder
 from attnviz.app.plot import plot, plot_row, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
-from attnviz.encoder import MAX_TOKENS, Encoder
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.nli import figures, view_batch, view_card
 from attnviz.lessons.nli.compute import (
@@ -32,6 +31,7 @@ from attnviz.lessons.nli.compute import (
 from attnviz.nli import alignment as nli
 from attnviz.nli import data as nli_data
 from attnviz.nli.classifier import Classifier, Verdicts
+from attnviz.transformer.encoder import MAX_TOKENS, Encoder
 
 MODES = {"single": "nli.mode.single", "batch": "nli.mode.batch", "file": "nli.mode.file"}
 SOURCES = {
@@ -98,7 +98,7 @@ def _pairs_upload(uploader_key: str) -> None:
 
 def read_upload(data: bytes, name: str) -> tuple[list[tuple[str, str]], list[int | None], int]:
     """A batch from an uploaded file: CSV as the page always read it (a label column optional),
-    or SNLI / MultiNLI JSONL and tab-separated .txt through attnviz.nli_data; the pairs, their
+    or SNLI / MultiNLI JSONL and tab-separated .txt through attnviz.nli.data; the pairs, their
     labels and how many rows without a gold label (-) were skipped. A bad row refuses the file
     with its line."""
     if name.lower().endswith(".csv"):

@@ -12,7 +12,6 @@ from attnviz.app import jobs
 from attnviz.app.feedback import markdown_literal
 from attnviz.app.model import shipped_card
 from attnviz.app.plot import plot, table
-from attnviz.encoder import MAX_TOKENS, model_layer
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.nli import figures
 from attnviz.lessons.nli.compute import ALIGN_KEYS, CARD_ROWS, card_values
@@ -20,6 +19,7 @@ from attnviz.nli import data as nli_data
 from attnviz.nli.card import Card, Scores
 from attnviz.nli.classifier import Classifier, Verdicts
 from attnviz.nli.data import LABEL_KEYS, LABELS
+from attnviz.transformer.encoder import MAX_TOKENS, model_layer
 
 # Which data a card's headline was measured on: its name and the paragraph of its figures.
 HEADLINE_KEYS = {"snli_test": "nli.data.snli_test", "own_test": "nli.data.own_test"}

@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from attnviz import models
 from attnviz.app.model import MODEL
-from attnviz.encoder import Encoder
 from attnviz.lessons.across import view as across
 from attnviz.lessons.across.compute import spearman
 from attnviz.rollout import attention_rollout
+from attnviz.transformer import models
+from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.views import renormalise
 from tests.apptest import open_page, z_of
 from tests.lessons.across.test_view import PAGE, A, B, bars, show

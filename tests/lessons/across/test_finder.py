@@ -1,17 +1,17 @@
 """The head finder and ablations on Across layers through AppTest, on SmolLM2: the grids and
-table equal attnviz.head_finder's scores, the ablation's bars, KL and loss equal
-attnviz.interventions on the same heads; and the five scores against the test's own."""
+table equal attnviz.transformer.head_finder's scores, the ablation's bars, KL and loss equal
+attnviz.transformer.interventions on the same heads; and the five scores against the test's own."""
 
 from __future__ import annotations
 
 import numpy as np
 import torch
 
-from attnviz import head_finder, interventions, models
 from attnviz.app.model import MODEL
-from attnviz.encoder import Encoder
 from attnviz.head_stats import pattern_score, sink_share
 from attnviz.lessons.across import view as finder_view
+from attnviz.transformer import head_finder, interventions, models
+from attnviz.transformer.encoder import Encoder
 from tests.app.test_links import open_with
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.lessons.across.test_view import PAGE, show

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from attnviz import models
 from attnviz.app.model import MODEL
-from attnviz.encoder import Encoder
 from attnviz.lessons.across.compute import head_statistics, next_token_forward
 from attnviz.rollout import attention_rollout
+from attnviz.transformer import models
+from attnviz.transformer.encoder import Encoder
 from tests.apptest import chart, open_page, z_of
 from tests.lessons.across.test_view import PAGE, A, B, bars, show
 

@@ -1,18 +1,17 @@
 """The generation page through AppTest: with MiniLM it asks for a causal model and offers
-SmolLM2; with SmolLM2 the generated tokens equal attnviz.generation's, and each step's row,
-top tokens, every head's row and cache equal the backend's."""
+SmolLM2; with SmolLM2 the generated tokens equal attnviz.transformer.generation's, and each
+step's row, top tokens, every head's row and cache equal the backend's."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from attnviz import generation, models
 from attnviz.app.model import MODEL
-from attnviz.encoder import Encoder
 from attnviz.figures.labels import escape_label
 from attnviz.lessons.generation import view as gen_view
 from attnviz.lessons.generation.compute import probability_text
-from attnviz.transformer import lens
+from attnviz.transformer import generation, lens, models
+from attnviz.transformer.encoder import Encoder
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode
 

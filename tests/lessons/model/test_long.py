@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz import models
 from attnviz.app import long as long_store
-from attnviz.encoder import Encoder
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.matrix import weight_number
 from attnviz.head_stats import sink_share
 from attnviz.lessons.model import view as model_view
-from attnviz.transformer import lazy
+from attnviz.transformer import lazy, models
+from attnviz.transformer.encoder import Encoder
 from tests import families
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode, grid_block

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz import models
-from attnviz.encoder import Encoder
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.lessons.model import view as model_view
-from attnviz.neurons import head_vectors
+from attnviz.transformer import models
+from attnviz.transformer.encoder import Encoder
+from attnviz.transformer.neurons import head_vectors
 from tests import families
 from tests.app.test_links import open_with
 from tests.apptest import chart, open_page, texts_of, z_of

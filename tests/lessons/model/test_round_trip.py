@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz import interventions, models
 from attnviz.app.model import MODEL
-from attnviz.encoder import Encoder
 from attnviz.figures.labels import unique_labels
 from attnviz.lessons.model import view as model_view
 from attnviz.lessons.playground import view as playground
-from attnviz.neurons import head_vectors
+from attnviz.transformer import interventions, models
+from attnviz.transformer.encoder import Encoder
+from attnviz.transformer.neurons import head_vectors
 from tests.apptest import chart, open_page, texts_of, z_of
 
 PAGE = "pages/8_Model_attention.py"

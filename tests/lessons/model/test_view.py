@@ -123,7 +123,7 @@ def test_the_page_says_minilm_is_a_bi_encoder_and_a_joint_pair_is_outside_its_tr
 
 
 def _smollm2():
-    from attnviz import models
+    from attnviz.transformer import models
 
     at = open_page(MODEL)
     at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)

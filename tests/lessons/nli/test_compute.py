@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz.encoder import model_layer
+from attnviz.transformer.encoder import model_layer
 
 
 @pytest.mark.parametrize(

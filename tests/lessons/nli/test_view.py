@@ -10,11 +10,11 @@ import torch
 
 from attnviz import nli
 from attnviz.app import sentences
-from attnviz.encoder import MAX_TOKENS
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.nli import view_batch, view_card
 from attnviz.nli.card import Card
 from attnviz.nli.checkpoint import DATA_DIR as DATA
+from attnviz.transformer.encoder import MAX_TOKENS
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode
 

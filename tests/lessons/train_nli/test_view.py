@@ -154,8 +154,8 @@ def test_an_uploaded_file_is_split_and_a_saved_model_loads_again(tmp_path):
 
 def saved_model() -> tuple[bytes, bytes]:
     """A small model's weights and card, as the page's download buttons give them."""
-    from attnviz.encoder import load_encoder
     from attnviz.nli import checkpoint, training
+    from attnviz.transformer.encoder import load_encoder
 
     config = training.TrainConfig(hidden=8)
     model = training.model_for(config, 384)
