@@ -599,9 +599,8 @@ def default_baseline(kind: str) -> None:
         return "pad" if of == "decoder" else str(BASELINE.default)
 
     before = st.session_state.get(BASELINE_FOR)
-    if BASELINE.key not in st.session_state:
-        st.session_state[BASELINE.key] = default(kind)
-    elif before not in (None, kind) and st.session_state[BASELINE.key] == default(before):
+    unset = BASELINE.key not in st.session_state
+    if unset or (before not in (None, kind) and st.session_state[BASELINE.key] == default(before)):
         st.session_state[BASELINE.key] = default(kind)
     st.session_state[BASELINE_FOR] = kind
 
