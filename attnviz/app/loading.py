@@ -52,9 +52,10 @@ THREADS_ENV = "ATTNVIZ_TORCH_THREADS"
 TORCH_THREADS = 1
 
 # The model stack, imported in the background a moment after a served app's first pass through
-# the lock (imports only: no weights are read): transformers' BERT module pulls in
-# torch._dynamo and scipy, about 2 s that the first visit of a model page would otherwise wait
-# for. ATTNVIZ_PRELOAD=0 turns it off.
+# the lock, then the shipped encoder and NLI classifier loaded into the app's caches (about
+# 120 MB, which any model page would load anyway): transformers' BERT module pulls in
+# torch._dynamo and scipy, about 2 s, and the weights about 0.5 s more, that the first visit of
+# a model page would otherwise wait for. ATTNVIZ_PRELOAD=0 turns it off.
 PRELOAD = ("transformers", "transformers.models.bert.modeling_bert", "attnviz.transformer.encoder")
 PRELOAD_ENV = "ATTNVIZ_PRELOAD"
 PRELOAD_DELAY = 2.0  # s: the first page draws its charts before the imports take the lock
@@ -92,8 +93,9 @@ def preloading() -> bool:
 
 
 def preload(delay: float = PRELOAD_DELAY) -> None:
-    """After `delay` seconds, import PRELOAD under the lock; a missing model stack is left for
-    the model pages to explain."""
+    """After `delay` seconds, import PRELOAD under the lock, then load the shipped encoder and
+    NLI classifier into the app's caches (attnviz.app.model.shipped_card), so that a model
+    page's first visit finds them; a missing model stack is left for the pages to explain."""
     time.sleep(delay)
     with lock():
         for name in PRELOAD:
@@ -101,6 +103,9 @@ def preload(delay: float = PRELOAD_DELAY) -> None:
                 importlib.import_module(name)
             except ImportError:
                 return
+    from attnviz.app.model import shipped_card
+
+    shipped_card()  # None when the checkpoint or the model cannot be read
 
 
 def torch_threads() -> int:

@@ -217,6 +217,11 @@ assert "transformers" not in sys.modules  # it waits for the lock
 release.set()
 worker.join(120)
 assert all(name in sys.modules for name in loading.PRELOAD), loading.PRELOAD
+assert "attnviz.nli.classifier" in sys.modules  # the shipped classifier was loaded
+from attnviz.app import model
+start = time.perf_counter()
+assert model.shipped_card() is not None
+assert time.perf_counter() - start < 0.5  # from the cache the preload filled (a load: ~1 s)
 print("ok")
 """
 
