@@ -57,6 +57,7 @@ TORCH_THREADS = 1
 # torch._dynamo and scipy, about 2 s, and the weights about 0.5 s more, that the first visit of
 # a model page would otherwise wait for. ATTNVIZ_PRELOAD=0 turns it off.
 PRELOAD = ("transformers", "transformers.models.bert.modeling_bert", "attnviz.transformer.encoder")
+PRELOAD_THEN = ("attnviz.app.model", "shipped_card")  # loads the shipped encoder and classifier
 PRELOAD_ENV = "ATTNVIZ_PRELOAD"
 PRELOAD_DELAY = 2.0  # s: the first page draws its charts before the imports take the lock
 
@@ -103,9 +104,9 @@ def preload(delay: float = PRELOAD_DELAY) -> None:
                 importlib.import_module(name)
             except ImportError:
                 return
-    from attnviz.app.model import shipped_card
-
-    shipped_card()  # None when the checkpoint or the model cannot be read
+    # By name, as the modules above: this module stays below everything it warms.
+    module, function = PRELOAD_THEN
+    getattr(importlib.import_module(module), function)()  # None when nothing can be read
 
 
 def torch_threads() -> int:
