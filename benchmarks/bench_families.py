@@ -70,22 +70,22 @@ def long_input_redraw() -> None:
     """The model page with 512 tokens of MiniLM: the forward, then another head's redraw."""
     from streamlit.testing.v1 import AppTest
 
-    from attnviz.lessons.model import view as model_view
+    from attnviz.lessons.model import view_controls as model_controls
 
     root = Path(__file__).resolve().parent.parent
     at = AppTest.from_file(str(root / "dashboard.py"), default_timeout=180).run()
     at.switch_page("pages/8_Model_attention.py").run()
-    at.text_area(key=model_view.SENTENCE_A.key).input(LONG)
+    at.text_area(key=model_controls.SENTENCE_A.key).input(LONG)
     timings = []
     for label, action in (
         ("512 tokens: the forward pass", lambda: None),
         (
             "another head (forward cached)",
-            lambda: at.selectbox(key=model_view.HEAD.key).set_value(5),
+            lambda: at.selectbox(key=model_controls.HEAD.key).set_value(5),
         ),
         (
             "another layer (forward cached)",
-            lambda: at.selectbox(key=model_view.LAYER.key).set_value(3),
+            lambda: at.selectbox(key=model_controls.LAYER.key).set_value(3),
         ),
     ):
         action()

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz import i18n
 from attnviz.app import matrix_input as inputs
 from attnviz.app import page
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
 from attnviz.lessons.playground import view as pg
 from attnviz.strings import GLOSSARY
 from tests.apptest import ROOT, TIMEOUT
@@ -172,8 +172,8 @@ def test_an_unknown_language_falls_back_to_english_with_a_notice():
 
 def test_korean_sentences_on_the_model_page_come_with_the_caveat_in_korean():
     at = open_in("pages/8_Model_attention.py", "ko")
-    at.text_area(key=model_view.SENTENCE_A.key).input("나는 잠이 필요해").run()
-    at.text_area(key=model_view.SENTENCE_B.key).input("나는 피곤해 😴").run()
+    at.text_area(key=model_controls.SENTENCE_A.key).input("나는 잠이 필요해").run()
+    at.text_area(key=model_controls.SENTENCE_B.key).input("나는 피곤해 😴").run()
     assert not at.exception
     assert KO["model.caveat"] in [w.value for w in at.warning]
 

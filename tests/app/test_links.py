@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.app import links
 from attnviz.app import matrix_input as inputs
 from attnviz.attention import attend
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.playground import view as pg
 from tests.apptest import ROOT, TIMEOUT, z_of
@@ -148,11 +148,11 @@ def test_a_link_restores_the_nli_page():
 
 def test_a_link_restores_the_model_page_and_refuses_a_layer_it_does_not_have():
     at = open_with("pages/8_Model_attention.py", {"layer": "3", "head": "5", "merge": "1"})
-    assert at.selectbox(key=model_view.LAYER.key).value == 3
-    assert at.selectbox(key=model_view.HEAD.key).value == 5
-    assert at.toggle(key=model_view.MERGE.key).value is True
+    assert at.selectbox(key=model_controls.LAYER.key).value == 3
+    assert at.selectbox(key=model_controls.HEAD.key).value == 5
+    assert at.toggle(key=model_controls.MERGE.key).value is True
     assert any("Layer 3, head 5" in c.proto.spec for c in at.get("plotly_chart"))
 
     at = open_with("pages/8_Model_attention.py", {"layer": "99", "head": "<b>1</b>"})
     assert "`layer`" in at.warning[0].value and "`head`" in at.warning[0].value
-    assert at.selectbox(key=model_view.LAYER.key).value == 0
+    assert at.selectbox(key=model_controls.LAYER.key).value == 0

@@ -27,7 +27,7 @@ from attnviz.lessons.additive import view as additive_view
 from attnviz.lessons.home import view as home
 from attnviz.lessons.kernels import view as kernels_view
 from attnviz.lessons.masking import view as masking_view
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
 from attnviz.lessons.multihead import view as multihead_view
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.sqrt_d import view as sqrt_d_view
@@ -581,7 +581,7 @@ def test_an_old_nli_layer_the_page_cannot_use_keeps_the_default_and_is_named(old
 def test_a_model_link_with_the_specials_hidden_keeps_its_renormalising(encoder, renorm):
     query = {"hide": "1", "block": "AB"} | ({"renorm": "0"} if renorm == "0" else {})
     at = open_link(MODEL, query)
-    assert at.toggle(key=model_view.RENORM.key).value is (renorm == "1")
+    assert at.toggle(key=model_controls.RENORM.key).value is (renorm == "1")
     raw = encoder.encode("I do need sleep", "I am tired").attentions[0, 0][[1, 2, 3, 4]][
         :, [6, 7, 8]
     ]

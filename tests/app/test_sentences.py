@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attnviz.lessons.across import view as across
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
 from tests.apptest import open_page
 
 OTHER = "The boxes hold your own sentences, not this example's"
@@ -18,7 +18,7 @@ def notes(at) -> list[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("page", "box", "picker"),
     [
-        ("pages/8_Model_attention.py", model_view.SENTENCE_A.key, model_view.PRESET.key),
+        ("pages/8_Model_attention.py", model_controls.SENTENCE_A.key, model_controls.PRESET.key),
         ("pages/10_Across_layers.py", across.SENTENCE_A.key, across.PRESET.key),
     ],
 )

@@ -11,10 +11,13 @@ import pytest
 import torch
 
 from attnviz.app import long as long_store
+from attnviz.app import model as app_model
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.matrix import weight_number
 from attnviz.head_stats import sink_share
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model import view_heads as model_heads
+from attnviz.lessons.model import view_long as model_long
 from attnviz.transformer import lazy, models
 from attnviz.transformer.encoder import Encoder
 from tests import families
@@ -28,9 +31,9 @@ TEXT = " ".join(families.corpus()[:12])  # 181 SmolLM2 tokens: a heatmap, not an
 
 def _long_page(text: str = TEXT):
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    at.toggle(key=model_view.LONG.key).set_value(True).run()
-    at.text_area(key=model_view.LONG_TEXT.key).input(text).run(timeout=120)
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.toggle(key=model_controls.LONG.key).set_value(True).run()
+    at.text_area(key=model_long.LONG_TEXT.key).input(text).run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -41,11 +44,11 @@ def test_a_long_input_shows_the_lazy_head_thumbnails_and_sinks(smol: Encoder) ->
     reading = smol.encode(TEXT, lazy=True)
     assert reading.lazy is not None
     np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(0, 0), atol=1e-5)
-    at.selectbox(key=model_view.LAYER.key).set_value(7).run()
-    at.selectbox(key=model_view.HEAD.key).set_value(4).run()
+    at.selectbox(key=model_controls.LAYER.key).set_value(7).run()
+    at.selectbox(key=model_controls.HEAD.key).set_value(4).run()
     np.testing.assert_allclose(z_of(at, "view_long_head"), reading.head_attention(7, 4), atol=1e-5)
     thumbs, sink = lazy.thumbnails(reading.lazy, thumbnail_side(30, 9))
-    grid = chart(at, model_view.LONG_GRID)["data"]
+    grid = chart(at, model_long.LONG_GRID)["data"]
     np.testing.assert_allclose(grid_block(grid[0]["z"], 30, 9, 7, 4), thumbs[7, 4], atol=1e-5)
     captions = " ".join(c.value for c in at.caption)
     assert f"Layer 7, head 4 gives the first token {float(sink[7, 4]):.1%}" in captions
@@ -70,8 +73,8 @@ def test_smollm2s_model_view_fits_the_figure_budget() -> None:
 
 
 def test_the_sample_fills_the_box_and_reads_at_most_4096_tokens(smol: Encoder) -> None:
-    text = model_view.sample_text()
-    assert 25_000 < len(text) <= model_view.MAX_LONG_CHARS
+    text = model_long.sample_text()
+    assert 25_000 < len(text) <= model_long.MAX_LONG_CHARS
     assert len(smol.tokenizer(text)["input_ids"]) > 4096  # more than the cap: the cut is said
 
 
@@ -112,18 +115,18 @@ def test_a_family_that_cannot_read_lazily_says_so(
     families.make("deberta-v2", tmp_path / "deberta-v2")
     monkeypatch.setenv(models.ROOTS_VARIABLE, f"tiny={tmp_path}")
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value("tiny/deberta-v2").run()
-    at.toggle(key=model_view.LONG.key).set_value(True).run()
-    at.text_area(key=model_view.LONG_TEXT.key).input(TEXT).run()
+    at.selectbox(key=app_model.MODEL.key).set_value("tiny/deberta-v2").run()
+    at.toggle(key=model_controls.LONG.key).set_value(True).run()
+    at.text_area(key=model_long.LONG_TEXT.key).input(TEXT).run()
     assert not at.exception, [e.value for e in at.exception]
     assert "cannot be read lazily" in texts_of(at)
 
 
 def test_a_short_reading_shows_the_sinks_and_hides_the_first_token(smol: Encoder) -> None:
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    at.text_area(key=model_view.SENTENCE_A.key).input(INDUCTION).run()
-    at.text_area(key=model_view.SENTENCE_B.key).input("").run()
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.text_area(key=model_controls.SENTENCE_A.key).input(INDUCTION).run()
+    at.text_area(key=model_controls.SENTENCE_B.key).input("").run()
     encoded = smol.encode(INDUCTION, max_length=512)
     shares = sink_share(encoded.every_attention())
     np.testing.assert_allclose(z_of(at, "view_sink"), shares, atol=1e-6)
@@ -131,8 +134,8 @@ def test_a_short_reading_shows_the_sinks_and_hides_the_first_token(smol: Encoder
     assert encoded.residual_norms is not None
     norms = decode(chart(at, "view_norms")["data"][0]["y"])
     np.testing.assert_allclose(norms, encoded.residual_norms[:, 0], rtol=1e-5)
-    at.toggle(key=model_view.HIDE.key).set_value(True).run()  # "Hide the first token"
-    at.toggle(key=model_view.RENORM.key).set_value(True).run()
+    at.toggle(key=model_controls.HIDE.key).set_value(True).run()  # "Hide the first token"
+    at.toggle(key=model_controls.RENORM.key).set_value(True).run()
     weights = encoded.every_attention()[0, 0, 1:, 1:]
     np.testing.assert_allclose(
         z_of(at, "view_head"), weights / weights.sum(-1, keepdim=True), atol=1e-5
@@ -142,23 +145,23 @@ def test_a_short_reading_shows_the_sinks_and_hides_the_first_token(smol: Encoder
 
 def test_a_clicked_token_keeps_only_its_lines() -> None:
     at = open_page(MODEL)
-    at.session_state[model_view.LINES_TOKEN] = 2
-    at.session_state[model_view.LINES_SIDE] = 0  # the third query token, as a click writes it
+    at.session_state[model_heads.LINES_TOKEN] = 2
+    at.session_state[model_heads.LINES_SIDE] = 0  # the third query token, as a click writes it
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    lines = [t for t in chart(at, model_view.LINES_CHART)["data"] if t["mode"] == "lines"]
+    lines = [t for t in chart(at, model_heads.LINES_CHART)["data"] if t["mode"] == "lines"]
     starts = {y for trace in lines for y in decode(trace["y"])[0::3]}
     assert starts == {2.0}  # every line drawn leaves query 2
     assert "Only the lines of" in " ".join(c.value for c in at.caption)
     at.button(key="model_lines_all").click().run()
-    lines = [t for t in chart(at, model_view.LINES_CHART)["data"] if t["mode"] == "lines"]
+    lines = [t for t in chart(at, model_heads.LINES_CHART)["data"] if t["mode"] == "lines"]
     assert len({y for trace in lines for y in decode(trace["y"])[0::3]}) > 1
 
 
 def test_the_neuron_view_starts_on_the_last_shown_token_and_writes_weights_as_cells() -> None:
     at = open_page(MODEL)
-    at.toggle(key=model_view.HIDE.key).set_value(True).run()  # [CLS] and [SEP] hidden
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    at.toggle(key=model_controls.HIDE.key).set_value(True).run()  # [CLS] and [SEP] hidden
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run()
     assert not at.exception, [e.value for e in at.exception]
     box = next(b for b in at.selectbox if b.label.startswith("Query token"))
     assert box.format_func(box.value).endswith(": tired")  # not [SEP], which is hidden
@@ -176,10 +179,10 @@ def test_the_neuron_view_starts_on_the_last_shown_token_and_writes_weights_as_ce
 
 def test_the_page_says_the_limit_of_the_reading_it_shows(smol: Encoder) -> None:
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
     about = next(c.value for c in at.caption if "reads up to" in c.value)
     assert f"reads up to {smol.max_length:,} tokens" in about  # a sentence or a pair: 512
-    at.toggle(key=model_view.LONG.key).set_value(True).run()
+    at.toggle(key=model_controls.LONG.key).set_value(True).run()
     about = next(c.value for c in at.caption if "reads up to" in c.value)
     assert smol.max_lazy_length == lazy.MAX_LAZY_TOKENS == 4096
     assert "reads up to 4,096 tokens" in about and "512" not in about
@@ -189,10 +192,10 @@ def test_the_neuron_table_keeps_a_small_weight_apart_from_a_masked_one(smol: Enc
     import pyarrow as pa
 
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    at.selectbox(key=model_view.LAYER.key).set_value(1).run()  # head 0: three keys under 0.01
-    at.session_state[model_view.QUERY.key] = 5  # keys 6 and 7 are masked: weight 0
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.selectbox(key=model_controls.LAYER.key).set_value(1).run()  # head 0: three keys under 0.01
+    at.session_state[model_controls.QUERY.key] = 5  # keys 6 and 7 are masked: weight 0
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run()
     assert not at.exception, [e.value for e in at.exception]
     frame = at.dataframe[0].value
     styler = at.dataframe[0].proto.arrow_data.styler

