@@ -10,6 +10,7 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.lessons.across import view as across
+from attnviz.lessons.across import view_common, view_rollout, view_saliency
 from attnviz.lessons.across.compute import spearman
 from attnviz.rollout import attention_rollout
 from attnviz.transformer import models
@@ -30,7 +31,7 @@ def _smol_page():
 
 def picked(at) -> str:
     """The row picker's shown choice."""
-    box = at.selectbox(key=across.ROW.key)
+    box = at.selectbox(key=view_rollout.ROW.key)
     return box.options[box.index]
 
 
@@ -55,7 +56,7 @@ def test_an_error_in_any_view_is_the_pages_message(monkeypatch) -> None:
     def fails(*args, **kwargs):
         raise ValueError("no gradient reaches the words")
 
-    monkeypatch.setattr(across, "token_saliency", fails)
+    monkeypatch.setattr(view_saliency, "token_saliency", fails)
     at = show(open_page(PAGE), "saliency")
     assert not at.exception, [e.value for e in at.exception]
     assert "no gradient reaches the words" in at.error[0].value
@@ -78,7 +79,7 @@ def test_a_decoders_row_starts_at_the_last_position_and_names_its_one_token(
 
 def test_hiding_a_decoders_first_token_renormalises_rollout_and_saliency(smol: Encoder) -> None:
     at = _smol_page()
-    at.toggle(key=across.FIRST.key).set_value(True).run()
+    at.toggle(key=view_common.FIRST.key).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     rollout = attention_rollout(smol.encode(A, B).every_attention())[-1]  # (T, T)
     np.testing.assert_allclose(z_of(at, "across_rollout"), renormalise(rollout[1:, 1:]), atol=1e-5)
@@ -100,17 +101,17 @@ def test_hiding_a_decoders_first_token_renormalises_rollout_and_saliency(smol: E
 def test_an_encoder_keeps_its_cls_row_and_has_no_first_token_switch() -> None:
     at = open_page(PAGE)
     assert picked(at) == "0 · [CLS]"
-    assert not [w for w in at.toggle if w.key == across.FIRST.key]
+    assert not [w for w in at.toggle if w.key == view_common.FIRST.key]
 
 
 def test_a_large_completeness_gap_measures_the_steps_that_close_it(smol: Encoder) -> None:
     at = show(_smol_page(), "saliency")
-    at.select_slider(key=across.STEPS.key).set_value(8).run()
-    at.selectbox(key=across.BASELINE.key).set_value("pad").run()
+    at.select_slider(key=view_saliency.STEPS.key).set_value(8).run()
+    at.selectbox(key=view_saliency.BASELINE.key).set_value("pad").run()
     note = next(c.value for c in at.caption if c.value.startswith("Completeness"))
     assert "over 8 steps" in note and "gap 13.9" in note  # measured: 13.97%
     assert "more steps may close it" in captions(at).lower()
-    at.button(key=across.FIND_STEPS).click().run(timeout=300)
+    at.button(key=view_saliency.FIND_STEPS).click().run(timeout=300)
     assert not at.exception, [e.value for e in at.exception]
     # Measured: 16 steps leave 18.5%, 32 steps 4.80% (the page's default closes it).
     assert "Measured: 32 steps bring the gap under 10% (4.8" in captions(at)
@@ -119,10 +120,10 @@ def test_a_large_completeness_gap_measures_the_steps_that_close_it(smol: Encoder
 
 
 def test_no_steps_that_close_the_gap_name_another_baseline(monkeypatch) -> None:
-    monkeypatch.setattr(across, "closing_steps", lambda *args: None)
+    monkeypatch.setattr(view_saliency, "closing_steps", lambda *args: None)
     at = show(_smol_page(), "saliency")
-    at.selectbox(key=across.BASELINE.key).set_value("zeros").run()  # 32 steps: a gap of 253%
-    at.button(key=across.FIND_STEPS).click().run(timeout=300)
+    at.selectbox(key=view_saliency.BASELINE.key).set_value("zeros").run()  # 32 steps: a gap of 253%
+    at.button(key=view_saliency.FIND_STEPS).click().run(timeout=300)
     assert not at.exception, [e.value for e in at.exception]
     assert "no number of steps up to 1024" in captions(at)
     assert "another baseline (the pad token's rows, special tokens kept)" in captions(at)
@@ -131,8 +132,8 @@ def test_no_steps_that_close_the_gap_name_another_baseline(monkeypatch) -> None:
 def test_a_decoders_saliency_starts_from_the_pad_rows_whose_gap_closes(smol: Encoder) -> None:
     at = show(_smol_page(), "saliency")
     assert not at.exception, [e.value for e in at.exception]
-    assert at.selectbox(key=across.BASELINE.key).value == "pad"
+    assert at.selectbox(key=view_saliency.BASELINE.key).value == "pad"
     note = next(c.value for c in at.caption if c.value.startswith("Completeness"))
     gap = float(note.split("gap ")[1].split("%")[0])
     assert gap < 10  # measured: 4.8% over 32 steps (zeros: 253%)
-    assert open_page(PAGE).session_state[across.BASELINE.key] == "zeros"  # MiniLM's stays
+    assert open_page(PAGE).session_state[view_saliency.BASELINE.key] == "zeros"  # MiniLM's stays

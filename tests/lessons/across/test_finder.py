@@ -9,7 +9,7 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.head_stats import pattern_score, sink_share
-from attnviz.lessons.across import view as finder_view
+from attnviz.lessons.across import view_ablation, view_finder
 from attnviz.transformer import head_finder, interventions, models
 from attnviz.transformer.encoder import Encoder
 from tests.app.test_links import open_with
@@ -44,10 +44,10 @@ def test_the_finder_and_the_ablation_on_the_page(smol: Encoder) -> None:
     at = show(at, "finder")
     assert not at.exception, [e.value for e in at.exception]
     scores = head_finder.head_scores(smol)
-    np.testing.assert_allclose(z_of(at, finder_view.FINDER_GRID), scores["induction"], atol=1e-6)
+    np.testing.assert_allclose(z_of(at, view_finder.FINDER_GRID), scores["induction"], atol=1e-6)
     strongest = scores["induction"].flatten().argsort(descending=True)[:5].tolist()
     heads = [divmod(int(i), 9) for i in strongest]
-    assert at.multiselect(key=finder_view.ABLATE).value == [f"{a}.{b}" for a, b in heads]
+    assert at.multiselect(key=view_ablation.ABLATE).value == [f"{a}.{b}" for a, b in heads]
     after = interventions.next_token_probs(smol, INDUCTION, ablate=heads)
     bars = chart(at, "across_ablation_after")["data"][0]
     np.testing.assert_allclose(bars["x"], after.topk(10).values, atol=1e-6)
@@ -57,13 +57,13 @@ def test_the_finder_and_the_ablation_on_the_page(smol: Encoder) -> None:
     assert f"KL(before || after) = {kl:.4f}" in text and "**␣cat**" in text
     assert "open it in the [head view](Model_attention?model=smollm2" in text
     # A change of heads goes into the link; that link opens the same heads out.
-    at.multiselect(key=finder_view.ABLATE).unselect(f"{heads[0][0]}.{heads[0][1]}").run()
+    at.multiselect(key=view_ablation.ABLATE).unselect(f"{heads[0][0]}.{heads[0][1]}").run()
     kept = [f"{a}.{b}" for a, b in heads[1:]]
     assert at.query_params["out"] == ",".join(kept)
     linked = open_with(PAGE, {k: v for k, v in at.query_params.items()})
-    assert linked.multiselect(key=finder_view.ABLATE).value == kept
+    assert linked.multiselect(key=view_ablation.ABLATE).value == kept
     assert "heads out: 4" in chart(linked, "across_ablation_after")["layout"]["title"]["text"]
-    at.multiselect(key=finder_view.ABLATE).set_value([]).run()
+    at.multiselect(key=view_ablation.ABLATE).set_value([]).run()
     assert at.query_params["out"] == "none"
     assert "heads out: 0" in chart(at, "across_ablation_after")["layout"]["title"]["text"]
     text = " ".join(m.value for m in at.markdown)  # no head out: the same first choice

@@ -9,6 +9,7 @@ import torch
 
 from attnviz import i18n, nli
 from attnviz.lessons.across import view as across
+from attnviz.lessons.across import view_heads, view_rollout, view_saliency
 from attnviz.lessons.across.compute import STATISTICS, head_statistics, spearman
 from attnviz.rollout import attention_flow, attention_rollout
 from tests.apptest import chart, open_page, texts_of, z_of
@@ -36,11 +37,11 @@ def test_rollout_view_is_the_rollout_of_the_pair(encoder):
     np.testing.assert_allclose(shown["rollout"], rollout[5, 0], atol=1e-5)
     raw = encoder.encode(A, B).attentions[5].mean(dim=0)[0]
     np.testing.assert_allclose(shown["raw attention (heads' mean)"], raw, atol=1e-5)
-    assert at.selectbox(key=across.LAYER.key).value == across.ALL_LAYERS
+    assert at.selectbox(key=view_rollout.LAYER.key).value == view_rollout.ALL_LAYERS
     # Max over heads, through layer 2, the row of "sleep": the link carries all three.
-    at.selectbox(key=across.FUSION.key).set_value("max").run()
-    at.selectbox(key=across.LAYER.key).set_value(2).run()
-    at.selectbox(key=across.ROW.key).set_value(4).run()
+    at.selectbox(key=view_rollout.FUSION.key).set_value("max").run()
+    at.selectbox(key=view_rollout.LAYER.key).set_value(2).run()
+    at.selectbox(key=view_rollout.ROW.key).set_value(4).run()
     rollout = attention_rollout(encoder.encode(A, B).attentions, "max")
     np.testing.assert_allclose(z_of(at, "across_rollout"), rollout[2], atol=1e-5)
     np.testing.assert_allclose(bars(at, "across_row_bars")["rollout"], rollout[2, 4], atol=1e-5)
@@ -78,8 +79,8 @@ def test_head_statistics_grids_and_the_enlarged_head(encoder):
         assert grid["data"][-1]["name"] == "cells"  # a click reports its (layer, head)
     np.testing.assert_allclose(z_of(at, "across_head_view"), encoded.attentions[0, 0], atol=1e-5)
     # What a click on the [SEP] grid's cell (3, 5) stores (attnviz.app.selection.store_click).
-    at.session_state[across.HEAD_LAYER.key] = 3
-    at.session_state[across.HEAD.key] = 5
+    at.session_state[view_heads.HEAD_LAYER.key] = 3
+    at.session_state[view_heads.HEAD.key] = 5
     at.run()
     np.testing.assert_allclose(z_of(at, "across_head_view"), encoded.attentions[3, 5], atol=1e-5)
     assert chart(at, "across_head_view")["layout"]["title"]["text"] == "Layer 3, head 5"
@@ -109,8 +110,8 @@ def test_saliency_of_the_similarity_beside_rollout(encoder):
     tokens = at.dataframe[1].value
     assert list(tokens["token"]) == alone[0].tokens + alone[1].tokens
     # 8 steps and the [PAD] baseline: new numbers, still complete to a few percent.
-    at.select_slider(key=across.STEPS.key).set_value(8).run()
-    at.selectbox(key=across.BASELINE.key).set_value("pad").run()
+    at.select_slider(key=view_saliency.STEPS.key).set_value(8).run()
+    at.selectbox(key=view_saliency.BASELINE.key).set_value("pad").run()
     assert not at.exception
     assert not np.allclose(bars(at, "across_saliency")["integrated gradients"], ig)
     assert at.query_params["steps"] == "8" and at.query_params["baseline"] == "pad"
@@ -118,7 +119,7 @@ def test_saliency_of_the_similarity_beside_rollout(encoder):
 
 def test_saliency_of_the_verdict_names_the_classifiers_label(encoder):
     at = show(open_page(PAGE), "saliency")
-    at.selectbox(key=across.TARGET.key).set_value("verdict").run()
+    at.selectbox(key=view_saliency.TARGET.key).set_value("verdict").run()
     assert not at.exception
     trained = nli.load_classifier(encoder=encoder)
     label = nli.LABELS[int(trained.predict([(A, B)])[0].argmax())]
