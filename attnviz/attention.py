@@ -4,18 +4,20 @@ Follows Murphy, PML1 ch. 15 and d2l's attention chapters (Vaswani et al. 2017 fo
 dot-product, Bahdanau et al. 2015 for additive attention). Shape letters: B... leading batch
 axes, n queries, m keys, d_q / d_k / d_v feature sizes, h hidden size of additive attention.
 
-Mask convention everywhere: a bool tensor, True = may attend.
+Mask convention everywhere: a bool tensor, True = may attend. The checks the inputs pass before
+any arithmetic are attnviz.checks.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+
+from attnviz import checks
 
 
 @dataclass(frozen=True)
@@ -149,11 +151,6 @@ def combine_masks(
     return allowed
 
 
-def _check_fill(fill_value: float) -> None:
-    if math.isnan(fill_value) or fill_value == math.inf:
-        raise ValueError(f"fill_value must be a finite number or -inf, got {fill_value}")
-
-
 def _softmax_allowed(
     scores: torch.Tensor, allowed: torch.Tensor | None, fill_value: float, inplace: bool = False
 ) -> torch.Tensor:
@@ -190,23 +187,9 @@ def masked_softmax(
 
     `inplace=True` overwrites `scores` with the weights, for callers that do not keep the scores.
     """
-    _check_fill(fill_value)
+    checks.check_fill(fill_value)
     allowed = combine_masks(scores.shape, mask, valid_lens)
     return _softmax_allowed(scores, allowed, fill_value, inplace)
-
-
-def _shape(x: torch.Tensor) -> str:
-    return "×".join(str(s) for s in x.shape)
-
-
-def _need_equal_sizes(score: str, queries: torch.Tensor, keys: torch.Tensor) -> None:
-    d_q, d_k = queries.shape[-1], keys.shape[-1]
-    if d_q != d_k:
-        raise ValueError(
-            f"keys ({_shape(keys)}) have {d_k} columns but queries ({_shape(queries)}) have "
-            f"{d_q}: {score} scoring needs equal sizes (use additive or general attention for "
-            "different sizes)"
-        )
 
 
 def random_weights(gen: torch.Generator, shape: tuple[int, ...], fan_in: int) -> torch.Tensor:
@@ -246,7 +229,7 @@ def _raw_scores(
     if score not in SCORE_FUNCTIONS:
         raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
     if SCORE_FUNCTIONS[score].equal_sizes:
-        _need_equal_sizes(SCORE_FUNCTIONS[score].called, queries, keys)
+        checks.need_equal_sizes(SCORE_FUNCTIONS[score].called, queries, keys)
     if score in ("dot", "scaled_dot"):
         return queries @ keys.transpose(-2, -1), {}  # (..., n, m)
     if score == "cosine":
@@ -305,43 +288,6 @@ def _hidden_size(params: Mapping[str, Any], d_k: int) -> int:
     return h
 
 
-def _as_float(x: torch.Tensor | Any, dtype: torch.dtype | None, name: str) -> torch.Tensor:
-    tensor = torch.as_tensor(x)
-    if tensor.ndim < 2:
-        raise ValueError(
-            f"{name} must have at least 2 axes (..., rows, columns), got {_shape(tensor)}"
-        )
-    if dtype is None:
-        dtype = tensor.dtype if tensor.is_floating_point() else torch.float32
-    tensor = tensor.to(dtype)
-    # A finite sum means finite entries (one cheap pass); isfinite costs four passes.
-    if not torch.isfinite(tensor.sum()) and not torch.isfinite(tensor).all():
-        raise ValueError(f"{name} contain NaN or infinite values")
-    return tensor
-
-
-def _broadcastable(*shapes: tuple[int, ...]) -> bool:
-    """Whether the shapes broadcast together (numpy's rule, aligned at the right).
-
-    Written out because `torch.broadcast_shapes` imports sympy on its first call (0.4 s).
-    """
-    for sizes in itertools.zip_longest(*(reversed(shape) for shape in shapes), fillvalue=1):
-        if len({size for size in sizes if size != 1}) > 1:
-            return False
-    return True
-
-
-def _dot_bounded(score: str, queries: torch.Tensor, keys: torch.Tensor, scale: float) -> bool:
-    """True when every score is provably finite: |q . k| <= d max|q| max|k| (cosine: <= 1)."""
-    if score == "cosine":
-        return scale < 1e37
-    if score not in ("dot", "scaled_dot") or queries.numel() == 0 or keys.numel() == 0:
-        return False
-    bound = queries.shape[-1] * float(queries.abs().amax()) * float(keys.abs().amax()) * scale
-    # A wide margin below float32's 3.4e38 covers rounding in the sums.
-    return bound < 1e37
-
-
 def attend(
     queries: torch.Tensor,
     keys: torch.Tensor,
@@ -355,6 +301,22 @@ def attend(
     params: Mapping[str, Any] | None = None,
 ) -> AttentionResult:
     """Attention of `queries` over `keys` and `values`, returning every step."""
+    params = _checked_params(score, params, temperature, fill_value)
+    queries, keys, values = checks.qkv(queries, keys, values)  # (..., n, d_q), (..., m, d_k/d_v)
+    scores, used = _scores(score, queries, keys, params, float(temperature))  # (..., n, m)
+    allowed = combine_masks(scores.shape, mask, valid_lens)
+    # Nothing masked: the same tensor, so no second n x m matrix is made.
+    masked_scores = scores if allowed is None else scores.masked_fill(~allowed, fill_value)
+    weights = _softmax_allowed(scores, allowed, fill_value)  # (..., n, m)
+    output = weights @ values  # (..., n, d_v)
+    return AttentionResult(scores, masked_scores, weights, output, used, allowed)
+
+
+def _checked_params(
+    score: str, params: Mapping[str, Any] | None, temperature: float, fill_value: float
+) -> dict[str, Any]:
+    """`params` as a dict, once the score, its params, the temperature and the fill are known
+    to be ones `attend` takes."""
     if score not in SCORES:
         raise ValueError(f"unknown score {score!r}: choose one of {', '.join(SCORES)}")
     params = dict(params or {})
@@ -367,22 +329,19 @@ def attend(
     temperature = float(temperature)
     if not (math.isfinite(temperature) and temperature > 0):
         raise ValueError(f"temperature must be finite and > 0, got {temperature}")
-    _check_fill(fill_value)
+    checks.check_fill(fill_value)
+    return params
 
-    queries = _as_float(queries, None, "queries")  # (..., n, d_q)
-    keys = _as_float(keys, queries.dtype, "keys")  # (..., m, d_k)
-    values = _as_float(values, queries.dtype, "values")  # (..., m, d_v)
-    if keys.shape[-2] != values.shape[-2]:
-        raise ValueError(
-            f"keys ({_shape(keys)}) have {keys.shape[-2]} rows but values ({_shape(values)}) "
-            f"have {values.shape[-2]}: each key needs exactly one value"
-        )
-    if not _broadcastable(queries.shape[:-2], keys.shape[:-2], values.shape[:-2]):
-        raise ValueError(
-            f"batch axes do not broadcast: queries {_shape(queries)}, keys {_shape(keys)}, "
-            f"values {_shape(values)}"
-        )
 
+def _scores(
+    score: str,
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    params: Mapping[str, Any],
+    temperature: float,
+) -> tuple[torch.Tensor, dict[str, Any]]:
+    """(..., n, m) scores a(q, k) / temperature (and / sqrt(d_k) for scaled_dot), checked
+    finite, and every parameter the scoring function used."""
     scale = 1.0 / temperature
     if score == "scaled_dot":
         scale /= math.sqrt(keys.shape[-1])
@@ -394,22 +353,8 @@ def attend(
         scores, used = _raw_scores(score, queries, keys, params)  # (..., n, m)
         if scale != 1.0:
             scores.mul_(scale)  # in place: the benchmark allows no extra n x m matrix
-    # The sum is finite when every score is (a cheap pass); only then is the full check needed.
-    # Dot products of bounded inputs are bounded too, and then no pass over n x m is needed.
-    if not _dot_bounded(score, queries, keys, scale) and not (
-        torch.isfinite(scores.sum()) or torch.isfinite(scores).all()
-    ):
-        raise ValueError(
-            "the scores overflowed to infinity or NaN: the inputs are too large "
-            "(scale them down or raise the temperature)"
-        )
-
-    allowed = combine_masks(scores.shape, mask, valid_lens)
-    # Nothing masked: the same tensor, so no second n x m matrix is made.
-    masked_scores = scores if allowed is None else scores.masked_fill(~allowed, fill_value)
-    weights = _softmax_allowed(scores, allowed, fill_value)  # (..., n, m)
-    output = weights @ values  # (..., n, d_v)
-    return AttentionResult(scores, masked_scores, weights, output, used, allowed)
+    checks.finite_scores(score, queries, keys, scale, scores)
+    return scores, used
 
 
 def row_check(result: AttentionResult) -> tuple[float, int]:

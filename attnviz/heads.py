@@ -153,26 +153,8 @@ def multi_head_attention(
     used = init_params(d_model, seed, params)
     p = {name: used[name].to(x.dtype) for name in (*WEIGHT_NAMES, *BIAS_NAMES)}
 
-    def split(projected: torch.Tensor) -> torch.Tensor:
-        # (B..., T, d_model) -> (B..., h, T, d_head): heads become a batch axis of `attend`.
-        return projected.unflatten(-1, (num_heads, d_head)).transpose(-3, -2)
-
-    # One matmul for Q, K and V together (as in_proj_weight): a third of the calls.
-    W_qkv = torch.cat([p["W_q"], p["W_k"], p["W_v"]], dim=1)  # (d_model, 3 d_model)
-    b_qkv = torch.cat([p["b_q"], p["b_k"], p["b_v"]])  # (3 d_model,)
-    qkv = torch.addmm(b_qkv, x.reshape(-1, d_model), W_qkv)  # (B*T, 3 d_model)
-    queries, keys, values = qkv.reshape(*lead, T, 3 * d_model).chunk(3, dim=-1)
-    queries, keys, values = split(queries), split(keys), split(values)  # (B..., h, T, d_head)
-
-    allowed = None
-    if mask is not None:
-        if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
-            raise ValueError("mask must be a bool tensor (True = may attend)")
-        # A (B, T, T) mask gets a heads axis; (T, T) and (T,) broadcast as they are.
-        allowed = mask.unsqueeze(-3) if mask.ndim >= 3 else mask
-    if causal:
-        lower = causal_mask(T)  # (T, T)
-        allowed = lower if allowed is None else allowed & lower
+    queries, keys, values = _project(x, p, num_heads, d_head)  # (B..., h, T, d_head) each
+    allowed = _heads_mask(mask, causal, T)
     # Scaled dot-product attention as `attend` computes it, but without keeping the scores:
     # the softmax overwrites them (as torch's own fused path does), one (h, T, T) buffer a call.
     scores = (queries * (1.0 / math.sqrt(d_head))) @ keys.transpose(-2, -1)  # (B..., h, T, T)
@@ -195,6 +177,39 @@ def multi_head_attention(
         params=used,
         mask=allowed,
     )
+
+
+def _project(
+    x: torch.Tensor, p: Mapping[str, torch.Tensor], num_heads: int, d_head: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Q, K and V of x (B..., T, d_model), each (B..., h, T, d_head): the heads a batch axis."""
+    *lead, T, d_model = x.shape
+
+    def split(projected: torch.Tensor) -> torch.Tensor:
+        # (B..., T, d_model) -> (B..., h, T, d_head): heads become a batch axis of `attend`.
+        return projected.unflatten(-1, (num_heads, d_head)).transpose(-3, -2)
+
+    # One matmul for Q, K and V together (as in_proj_weight): a third of the calls.
+    W_qkv = torch.cat([p["W_q"], p["W_k"], p["W_v"]], dim=1)  # (d_model, 3 d_model)
+    b_qkv = torch.cat([p["b_q"], p["b_k"], p["b_v"]])  # (3 d_model,)
+    qkv = torch.addmm(b_qkv, x.reshape(-1, d_model), W_qkv)  # (B*T, 3 d_model)
+    queries, keys, values = qkv.reshape(*lead, T, 3 * d_model).chunk(3, dim=-1)
+    return split(queries), split(keys), split(values)  # (B..., h, T, d_head)
+
+
+def _heads_mask(mask: torch.Tensor | None, causal: bool, T: int) -> torch.Tensor | None:
+    """`mask` with a heads axis where it has a batch axis, ANDed with the causal mask if asked;
+    None when neither is given."""
+    allowed = None
+    if mask is not None:
+        if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+            raise ValueError("mask must be a bool tensor (True = may attend)")
+        # A (B, T, T) mask gets a heads axis; (T, T) and (T,) broadcast as they are.
+        allowed = mask.unsqueeze(-3) if mask.ndim >= 3 else mask
+    if causal:
+        lower = causal_mask(T)  # (T, T)
+        allowed = lower if allowed is None else allowed & lower
+    return allowed
 
 
 def torch_mha(

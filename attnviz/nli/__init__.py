@@ -21,8 +21,7 @@ loaded on first use, so `attnviz.nli.data` and `attnviz.nli.jobs` stay light to 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from attnviz.exports import lazy_names
 
 _FROM: dict[str, str] = {
     **dict.fromkeys(
@@ -45,14 +44,4 @@ _FROM: dict[str, str] = {
 __all__ = sorted(_FROM)
 
 
-def __getattr__(name: str) -> Any:
-    module = _FROM.get(name)
-    if module is None:
-        raise AttributeError(f"module 'attnviz.nli' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_FROM])
+__getattr__, __dir__ = lazy_names(__name__, _FROM, globals())

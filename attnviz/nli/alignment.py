@@ -116,25 +116,12 @@ def decomposable_attention(
     if hidden < 1:
         raise ValueError(f"hidden size must be at least 1, got {hidden}")
     a, b = check_pair(a, b)  # (B, la, d), (B, lb, d)
-    batch, la, d = a.shape
+    batch, la = a.shape[:2]
     lb = b.shape[1]
     lens_a = lengths(lens_a, batch, la, "lens_a")  # (B,)
     lens_b = lengths(lens_b, batch, lb, "lens_b")  # (B,)
 
-    gen = torch.Generator().manual_seed(seed)
-    # W_f is drawn even for the identity F, so that switching F leaves G's weights unchanged.
-    W_f = random_weights(gen, (hidden, d), d).to(a.dtype)  # (h, d)
-    W_g = random_weights(gen, (hidden, 2 * d), 2 * d).to(a.dtype)  # (g, 2d)
-    c_f = torch.zeros(hidden, dtype=a.dtype)  # (h,)
-    c_g = torch.zeros(hidden, dtype=a.dtype)  # (g,)
-    params: dict[str, Any] = {"seed": seed, "hidden": hidden, "f": f, "W_g": W_g, "c_g": c_g}
-    if f == "mlp":
-        F_a = torch.relu(a @ W_f.T + c_f)  # (B, la, h)
-        F_b = torch.relu(b @ W_f.T + c_f)  # (B, lb, h)
-        params |= {"W_f": W_f, "c_f": c_f}
-    else:
-        F_a, F_b = a, b
-
+    F_a, F_b, W_g, c_g, params = _untrained_layers(a, b, f, hidden, seed)  # F's outputs, G
     divide = divisor(scale, F_a.shape[-1])
     e, weights_beta, beta, weights_alpha, alpha = attend(F_a, F_b, a, b, lens_a, lens_b, divide)
     params["scale"] = scale
@@ -158,6 +145,28 @@ def decomposable_attention(
         lens_b=lens_b,
         params=params,
     )
+
+
+def _untrained_layers(
+    a: torch.Tensor, b: torch.Tensor, f: str, hidden: int, seed: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, dict[str, Any]]:
+    """F applied to both sides ((B, la, h), (B, lb, h); a and b for the identity), G's W_g
+    (g, 2d) and c_g (g,), and the parameters drawn, as `decomposable_attention` draws them."""
+    d = a.shape[-1]
+    gen = torch.Generator().manual_seed(seed)
+    # W_f is drawn even for the identity F, so that switching F leaves G's weights unchanged.
+    W_f = random_weights(gen, (hidden, d), d).to(a.dtype)  # (h, d)
+    W_g = random_weights(gen, (hidden, 2 * d), 2 * d).to(a.dtype)  # (g, 2d)
+    c_f = torch.zeros(hidden, dtype=a.dtype)  # (h,)
+    c_g = torch.zeros(hidden, dtype=a.dtype)  # (g,)
+    params: dict[str, Any] = {"seed": seed, "hidden": hidden, "f": f, "W_g": W_g, "c_g": c_g}
+    if f == "mlp":
+        F_a = torch.relu(a @ W_f.T + c_f)  # (B, la, h)
+        F_b = torch.relu(b @ W_f.T + c_f)  # (B, lb, h)
+        params |= {"W_f": W_f, "c_f": c_f}
+    else:
+        F_a, F_b = a, b
+    return F_a, F_b, W_g, c_g, params
 
 
 def orient(al: Alignment, hypothesis_rows: bool = True) -> tuple[torch.Tensor, torch.Tensor]:

@@ -224,21 +224,9 @@ def train(
     for epoch in range(config.epochs):
         model.train(True)
         order = torch.randperm(len(train_set), generator=shuffle)
-        total, correct = 0.0, 0
-        for first in range(0, len(order), config.batch_size):
-            batch = order[first : first + config.batch_size]
-            logits = model(*sides(train_set, batch, store, config.premise_blind))
-            loss = F_nn.cross_entropy(logits, labels[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += float(loss.detach()) * len(batch)
-            correct += int((logits.argmax(-1) == labels[batch]).sum())
-            steps += 1
-            if progress:
-                progress("train", min(first + len(batch), len(order)), len(order))
-            if config.max_steps is not None and steps >= config.max_steps:
-                break
+        total, correct, steps = _epoch(
+            model, optimizer, train_set, labels, order, store, config, progress, steps
+        )
         seen = min(len(order), steps * config.batch_size) if config.max_steps else len(order)
         history.loss.append(total / max(seen, 1))
         history.train_accuracy.append(correct / max(seen, 1))
@@ -259,6 +247,37 @@ def train(
     assert best is not None
     model.load_state_dict(best)
     return model.train(False), history
+
+
+def _epoch(
+    model: DecomposableAttentionModel,
+    optimizer: torch.optim.Optimizer,
+    train_set: PairSet,
+    labels: torch.Tensor,
+    order: torch.Tensor,
+    store: SentenceStore,
+    config: TrainConfig,
+    progress: Progress | None,
+    steps: int,
+) -> tuple[float, int, int]:
+    """One pass over `order` in batches (or until `config.max_steps`): the summed loss, the
+    pairs predicted right, and the optimizer's steps so far."""
+    total, correct = 0.0, 0
+    for first in range(0, len(order), config.batch_size):
+        batch = order[first : first + config.batch_size]
+        logits = model(*sides(train_set, batch, store, config.premise_blind))
+        loss = F_nn.cross_entropy(logits, labels[batch])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += float(loss.detach()) * len(batch)
+        correct += int((logits.argmax(-1) == labels[batch]).sum())
+        steps += 1
+        if progress:
+            progress("train", min(first + len(batch), len(order)), len(order))
+        if config.max_steps is not None and steps >= config.max_steps:
+            break
+    return total, correct, steps
 
 
 def results(

@@ -105,20 +105,8 @@ def generate(
     """Up to `max_new_tokens` new tokens after `prompt` (see the module's docstring).
     After each token: `on_token(the generation so far)` (marked stopped, the tokens it holds
     are final), then `progress(done, max_new_tokens)`; `stop()` True ends it early."""
-    if encoder.kind != "decoder":
-        raise InputError("generation_needs_decoder", kind=encoder.kind)
-    if not 1 <= max_new_tokens <= MAX_NEW_TOKENS:
-        raise ValueError(f"max_new_tokens must lie in 1..{MAX_NEW_TOKENS}, got {max_new_tokens}")
-    if not temperature >= 0 or temperature != temperature:
-        raise ValueError(f"temperature must be 0 (greedy) or more, got {temperature}")
-    if top_k is not None and top_k < 1:
-        raise ValueError(f"top_k must be at least 1 or None, got {top_k}")
-    with encoder.tokenizer_lock:
-        prompt_ids = list(encoder.tokenizer(prompt)["input_ids"])
-    if not prompt_ids:
-        raise InputError("sentence_unreadable", which="prompt")
-    if len(prompt_ids) > MAX_PROMPT_TOKENS:
-        raise InputError("prompt_too_long", count=len(prompt_ids), limit=MAX_PROMPT_TOKENS)
+    _check_settings(encoder, max_new_tokens, temperature, top_k)
+    prompt_ids = _prompt_ids(encoder, prompt)
     generator = torch.Generator().manual_seed(seed)
     ends = end_ids(encoder)
     pieces = encoder.tokenizer.convert_ids_to_tokens
@@ -129,23 +117,9 @@ def generate(
         for step in range(max_new_tokens):
             out = encoder.model(input_ids=fed, cache=cache, use_cache=True, output_attentions=True)
             cache = out.cache
-            row = torch.stack([a[0, :, -1, :] for a in out.attentions]).float()  # (L, H, S)
-            token, probs = choose(out.logits[0, -1].float(), temperature, top_k, generator)
-            top = probs.topk(min(TOP, probs.numel()))
-            names = pieces(top.indices.tolist())
-            result.steps.append(
-                Step(
-                    token_id=token,
-                    token=str(pieces(token)),
-                    probability=float(probs[token]),
-                    attention=row,
-                    top=[
-                        (int(i), str(n), float(p))
-                        for i, n, p in zip(top.indices, names, top.values, strict=True)
-                    ],
-                    cache_bytes=cache_bytes(cache),
-                )
-            )
+            made = _step(out, pieces, cache_bytes(cache), temperature, top_k, generator)
+            result.steps.append(made)
+            token = made.token_id
             result.ids.append(token)
             result.tokens.append(str(pieces(token)))
             if on_token is not None:
@@ -158,6 +132,59 @@ def generate(
                 return _stopped(result, "stopped")
             fed = torch.tensor([[token]])
     return result
+
+
+def _check_settings(
+    encoder: Encoder, max_new_tokens: int, temperature: float, top_k: int | None
+) -> None:
+    """ValueError (InputError for a model that cannot generate) for settings `generate` refuses."""
+    if encoder.kind != "decoder":
+        raise InputError("generation_needs_decoder", kind=encoder.kind)
+    if not 1 <= max_new_tokens <= MAX_NEW_TOKENS:
+        raise ValueError(f"max_new_tokens must lie in 1..{MAX_NEW_TOKENS}, got {max_new_tokens}")
+    if not temperature >= 0 or temperature != temperature:
+        raise ValueError(f"temperature must be 0 (greedy) or more, got {temperature}")
+    if top_k is not None and top_k < 1:
+        raise ValueError(f"top_k must be at least 1 or None, got {top_k}")
+
+
+def _prompt_ids(encoder: Encoder, prompt: str) -> list[int]:
+    """The prompt's ids as the tokenizer gives them (its specials too); InputError for a prompt
+    that reads as no token or as more than MAX_PROMPT_TOKENS."""
+    with encoder.tokenizer_lock:
+        prompt_ids = list(encoder.tokenizer(prompt)["input_ids"])
+    if not prompt_ids:
+        raise InputError("sentence_unreadable", which="prompt")
+    if len(prompt_ids) > MAX_PROMPT_TOKENS:
+        raise InputError("prompt_too_long", count=len(prompt_ids), limit=MAX_PROMPT_TOKENS)
+    return prompt_ids
+
+
+def _step(
+    out: Any,
+    pieces: Callable[[Any], Any],
+    cache_size: int,
+    temperature: float,
+    top_k: int | None,
+    generator: torch.Generator,
+) -> Step:
+    """One generated token from a forward's output: the token chosen, its probability, the new
+    row's attention in every layer and head, and the TOP most probable tokens."""
+    row = torch.stack([a[0, :, -1, :] for a in out.attentions]).float()  # (L, H, S)
+    token, probs = choose(out.logits[0, -1].float(), temperature, top_k, generator)
+    top = probs.topk(min(TOP, probs.numel()))
+    names = pieces(top.indices.tolist())
+    return Step(
+        token_id=token,
+        token=str(pieces(token)),
+        probability=float(probs[token]),
+        attention=row,
+        top=[
+            (int(i), str(n), float(p))
+            for i, n, p in zip(top.indices, names, top.values, strict=True)
+        ],
+        cache_bytes=cache_size,
+    )
 
 
 def _stopped(result: Generation, why: str) -> Generation:

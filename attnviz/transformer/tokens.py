@@ -20,6 +20,7 @@ import functools
 import json
 import re
 from collections.abc import Sequence
+from typing import Any
 
 STYLES = ("bytelevel", "metaspace", "plain")
 SPACE, NEWLINE, TAB = "␣", "↵", "⇥"
@@ -108,3 +109,27 @@ def readable(pieces: Sequence[str], style: str, special: Sequence[bool] | None =
         own = waiting[-len(data) :] if waiting else b""
         labels.append(_shown(text) + (_hex(own) if own else ""))
     return labels
+
+
+class Vocabulary:
+    """A tokenizer's every id's piece, looked up once on first use (the tokenizer's own lookup
+    costs more per id); ids past the tokenizer's own (a model's padded vocabulary) read ""."""
+
+    def __init__(self, tokenizer: Any, size: int, style: str) -> None:
+        self._tokenizer = tokenizer
+        self._size = size  # the model's vocabulary size
+        self.style = style
+        self._pieces: list[str] | None = None
+
+    def pieces(self) -> list[str]:
+        """Every id's piece, as the tokenizer writes it."""
+        if self._pieces is None:
+            known = len(self._tokenizer)
+            size = max(known, self._size)
+            pieces = self._tokenizer.convert_ids_to_tokens(list(range(known)))
+            self._pieces = [str(p) for p in pieces] + [""] * (size - known)
+        return self._pieces
+
+    def readable(self, token_id: int) -> str:
+        """One piece as a reader reads it ("␣cat" for "Ġcat")."""
+        return readable([self.pieces()[token_id]], self.style)[0]
