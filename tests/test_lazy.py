@@ -101,7 +101,7 @@ def test_the_families_it_refuses_say_so(tiny: dict[str, Path], name: str) -> Non
 def test_other_callers_see_eager_attention_while_one_reads_lazily(smol: Encoder) -> None:
     # The capture is the calling thread's: outside it the wrapped function is the library's.
     assert not lazy.active()
-    with lazy.capture():
+    with lazy.keeping():
         assert lazy.active()
     assert smol.encode("The cat sat.").attentions is not None
 

@@ -34,13 +34,13 @@ def test_each_row_reads_the_stream_through_the_norm_and_the_last_is_the_output(
         out = smol.model(input_ids=ids, output_hidden_states=True)
         streams = out.hidden_states
         assert read.positions == list(range(ids.shape[1] - 4, ids.shape[1]))
-        assert read.top_ids.shape == (31, 4, lens.TOP)
+        assert read.top_ids.shape == (31, 4, lens.LAYER_TOP)
         for row in (0, 7, 29):
             logits = smol.model.lm_head(smol.model.model.norm(streams[row][0, -4:]))
-            top = torch.softmax(logits.float(), -1).topk(lens.TOP)
+            top = torch.softmax(logits.float(), -1).topk(lens.LAYER_TOP)
             assert torch.equal(read.top_ids[row], top.indices)
             torch.testing.assert_close(read.top_probs[row], top.values, atol=1e-5, rtol=0)
-        output = torch.softmax(out.logits[0, -4:].float(), -1).topk(lens.TOP)
+        output = torch.softmax(out.logits[0, -4:].float(), -1).topk(lens.LAYER_TOP)
         assert torch.equal(read.top_ids[-1], output.indices)
         # The trap: transformers' last hidden state has been normed; normed again it reads wrong.
         twice = smol.model.lm_head(smol.model.model.norm(streams[-1][0, -4:])).float()

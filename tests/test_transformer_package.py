@@ -4,6 +4,7 @@ first use (importing the package loads neither torch nor transformers), and one 
 
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
@@ -39,3 +40,25 @@ def test_every_public_name_resolves_from_its_one_home():
     assert not modules & set(transformer.__all__)  # no public name hides a module
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         transformer.nothing  # noqa: B018
+
+
+def public_names(path: Path) -> set[str]:
+    """The public names a module defines at its top (functions, classes, constants), not the
+    ones it imports."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return {name for name in names if not name.startswith("_")}
+
+
+def test_no_two_transformer_modules_define_the_same_public_name():
+    homes: dict[str, list[str]] = {}
+    for path in sorted(Path(transformer.__file__).parent.glob("*.py")):
+        for name in public_names(path) - {"__all__"}:
+            homes.setdefault(name, []).append(path.stem)
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}

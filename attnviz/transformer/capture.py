@@ -8,7 +8,7 @@ per-head norms, with grouped-query attention's fewer key heads). `install` wraps
 once per modeling module; the wrapper does what the calling thread asked inside a context
 variable's block and nothing otherwise, so other callers and other sessions see the library
 unchanged: inside `capture()` it records each call (q, k, v, mask, scale, weights); inside
-`lazy.capture()` it runs fused attention and keeps q, k, v instead of computing the weights.
+`lazy.keeping()` it runs fused attention and keeps q, k, v instead of computing the weights.
 """
 
 from __future__ import annotations

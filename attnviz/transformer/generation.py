@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 MAX_PROMPT_TOKENS = 512
 MAX_NEW_TOKENS = 64
-TOP = 10  # the most probable tokens kept at each step
+STEP_TOP = 10  # the most probable tokens kept at each step
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,10 +169,10 @@ def _step(
     generator: torch.Generator,
 ) -> Step:
     """One generated token from a forward's output: the token chosen, its probability, the new
-    row's attention in every layer and head, and the TOP most probable tokens."""
+    row's attention in every layer and head, and the STEP_TOP most probable tokens."""
     row = torch.stack([a[0, :, -1, :] for a in out.attentions]).float()  # (L, H, S)
     token, probs = choose(out.logits[0, -1].float(), temperature, top_k, generator)
-    top = probs.topk(min(TOP, probs.numel()))
+    top = probs.topk(min(STEP_TOP, probs.numel()))
     names = pieces(top.indices.tolist())
     return Step(
         token_id=token,

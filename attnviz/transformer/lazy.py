@@ -6,7 +6,7 @@ At 4,096 tokens every layer's and head's (T, T) attention would be 30 x 9 x 16.8
 family's `eager_attention_forward` that attnviz.transformer.capture wraps once per modeling
 module, runs torch's fused scaled-dot-product attention instead of forming the weights, and
 keeps q (after rotary embeddings and any per-head norm), k and v (grouped-query attention's
-fewer key heads as they are) and the mask's allowed pairs. Only while `capture()` runs in the
+fewer key heads as they are) and the mask's allowed pairs. Only while `keeping()` runs in the
 calling thread (a context variable): transformers picks the attention function from the
 model's config, which every session shares, so the config is never switched and other callers
 see eager attention.
@@ -159,12 +159,12 @@ def thumbnails(
 
 
 def active() -> bool:
-    """Whether the calling thread is inside `capture()`."""
+    """Whether the calling thread is inside `keeping()`."""
     return _SINK.get() is not None
 
 
 @contextmanager
-def capture(progress: Callable[[int], None] | None = None) -> Iterator[list[LayerVectors]]:
+def keeping(progress: Callable[[int], None] | None = None) -> Iterator[list[LayerVectors]]:
     """Run attention lazily and keep each layer's vectors, in this thread, inside the block;
     `progress(layers done)` after each layer's attention."""
     layers: list[LayerVectors] = []
@@ -187,7 +187,7 @@ def forward(
     the layer's vectors kept in the active capture. q (B, H, T, d), k and v (B, H_kv, S, d)."""
     layers = _SINK.get()
     if layers is None:
-        raise RuntimeError("lazy.forward runs only inside lazy.capture()")
+        raise RuntimeError("lazy.forward runs only inside lazy.keeping()")
     if query.shape[0] != 1:
         raise ValueError("a lazy reading reads one sequence at a time")
     scale = float(scaling) if scaling is not None else query.shape[-1] ** -0.5

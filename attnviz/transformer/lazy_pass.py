@@ -31,7 +31,7 @@ def read_lazy(
     num_layers = int(model.config.num_hidden_layers)
     capture.install(model)
     with (
-        lazy.capture(progress) as sink,
+        lazy.keeping(progress) as sink,
         eager.last_layer_output(model, num_layers, kind) as grabbed,
         torch.inference_mode(),
     ):

@@ -31,7 +31,7 @@ from attnviz.transformer.interventions import projections
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
 
-TOP = 5  # tokens kept per layer and position
+LAYER_TOP = 5  # tokens kept per layer and position
 POSITIONS = 16  # the last positions read by default
 FINAL_NORMS = ("norm", "ln_f", "final_layer_norm", "final_layernorm")
 
@@ -42,8 +42,8 @@ class Lens:
 
     ids: list[int]  # the text's ids
     positions: list[int]  # the positions read, in order
-    top_ids: torch.Tensor  # (L + 1, P, TOP) int64: row 0 the embeddings, the last the output
-    top_probs: torch.Tensor  # (L + 1, P, TOP) float32
+    top_ids: torch.Tensor  # (L + 1, P, LAYER_TOP) int64: row 0 the embeddings, the last the output
+    top_probs: torch.Tensor  # (L + 1, P, LAYER_TOP) float32
     final_probs: torch.Tensor  # (L + 1, P): each row's probability of the output's top token
     head_logits: torch.Tensor | None  # (L, H): each head's direct part of the target's logit
     target: int | None  # the token whose logit head_logits splits
@@ -144,7 +144,7 @@ def logit_lens(
             rows.append(unembed(norm(stream[0, chosen])).float())
         rows.append(out.logits[0, chosen].float())
     probs = torch.softmax(torch.stack(rows), dim=-1)  # (L + 1, P, V)
-    top = probs.topk(TOP, dim=-1)
+    top = probs.topk(LAYER_TOP, dim=-1)
     final = probs[-1].argmax(dim=-1)  # (P,)
     final_probs = probs.gather(-1, final[None, :, None].expand(len(rows), -1, 1))[..., 0]
     heads = None

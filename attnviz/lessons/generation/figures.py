@@ -93,8 +93,8 @@ def lens_figure(
     step: int,
     text: Catalogue,
 ) -> go.Figure:
-    """The lens grid of one step: `labels` the read positions' tokens, `pieces` (L + 1, P, TOP)
-    the readable top tokens of each cell."""
+    """The lens grid of one step: `labels` the read positions' tokens, `pieces`
+    (L + 1, P, LAYER_TOP) the readable top tokens of each cell."""
     hover = [
         [
             "\n".join(
