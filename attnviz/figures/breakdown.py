@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
 
 from attnviz.figures.fit import HEIGHT_RANGE, LINE_PITCH, MAIN_WIDTH, cell_font, fitted_ticks
-from attnviz.figures.heatmap import SELECTED_COLOR, row_frame
 from attnviz.figures.labels import default_labels, escape_label, unique_labels
+from attnviz.figures.marks import SELECTED_COLOR, row_frame
 from attnviz.figures.matrix import (
     MASK_MARK,
     NUMBERS_LIMIT,
@@ -214,5 +214,5 @@ def query_breakdown(
     layout["annotations"] = annotations
     if chosen.any():
         row = int(np.argmax(chosen))
-        layout["shapes"] = [{**row_frame(row, d_v, dash="dot"), "xref": "x3", "yref": "y3"}]
+        layout["shapes"] = [row_frame(row, d_v, dash="dot", axes="3")]
     return go.Figure(data=traces, layout=layout)

@@ -235,11 +235,11 @@ def masked_markers(mask: np.ndarray) -> go.Scatter:
     )
 
 
-def cell_overlay(drawn: Drawn, n: int, m: int) -> go.Scatter:
-    """One invisible marker on each cell centre: Plotly selects scatter points, not heatmap
-    cells, so this is what a click in `st.plotly_chart(on_select=...)` reports."""
+def cell_overlay(heat: go.Heatmap, n: int, m: int) -> go.Scatter:
+    """One invisible marker on each cell centre of the (n, m) `heat`: Plotly selects scatter
+    points, not heatmap cells, so this is what a click in `st.plotly_chart(on_select=...)`
+    reports."""
     rows, cols = np.divmod(np.arange(n * m), m)  # Plotly sends int64 as the smallest int type
-    heat = drawn.traces[0]
     # The overlay is nearest to the pointer, so Plotly shows its hover and not the heatmap's:
     # it repeats the heatmap's hover text.
     if heat.customdata is not None:
