@@ -125,15 +125,19 @@ def largest(matrix: object) -> float:
 
 
 def hover_text(
-    rows: list[str],
-    cols: list[str],
+    row_labels: list[str],
+    col_labels: list[str],
     hover: Mapping[str, np.ndarray],
     mask: np.ndarray | None,
     row: str,
     col: str,
     masked: str,
-) -> np.ndarray:
-    """Per cell: query and key labels, every hover value and `masked` where masked, escaped."""
+    limit: int = HOVER_BYTES_LIMIT,
+) -> np.ndarray | None:
+    """Per cell: query and key labels, every hover value and `masked` where masked, escaped;
+    None when the text would pass `limit` bytes (long labels)."""
+    rows = [escape_label(r) for r in row_labels]
+    cols = [escape_label(c) for c in col_labels]
     row_text = np.array([f"{row} {r}<br>{col} " for r in rows], dtype=object)[:, None]
     text = row_text + np.array(cols, dtype=object)[None, :]  # (n, m)
     for name, values in hover.items():
@@ -141,6 +145,9 @@ def hover_text(
         text = text + f"<br>{escape_label(name)}: " + formatted
     if mask is not None:
         text = np.where(mask, text, text + f"<br><b>{escape_label(masked)}</b>")
+    # The text's JSON size, with quotes and a comma for each cell.
+    if json_size("".join(text.flat)) + 3 * text.size > limit:
+        return None
     return text
 
 
@@ -177,14 +184,14 @@ def matrix_traces(
         return Drawn(traces, "image", pool)
     texts = None
     if encoding == "full":
-        texts = cell_hover(row_labels, col_labels, hover, mask, row, col, text, hover_bytes)
+        masked = text("fig.masked")
+        texts = hover_text(row_labels, col_labels, hover, mask, row, col, masked, hover_bytes)
         encoding = "full" if texts is not None else "compact"  # long labels: over the budget
     gap = 1 if max(n, m) <= MARK_LIMIT else 0
     # Every cell masked: Plotly draws nothing of a heatmap whose every z is NaN (no numbers, no
     # hover), so the cells are drawn in the gaps' grey instead, with no colour bar to read.
     blank = mask is not None and not mask.any()
-    # float32 halves the bytes of float64; the full encoding keeps every digit.
-    sent = shown if encoding == "full" else shown.astype(np.float32)
+    sent = shown if encoding == "full" else shown.astype(np.float32)  # float32: half the bytes
     trace = go.Heatmap(
         z=np.zeros_like(shown) if blank else sent,
         x=np.arange(m),
@@ -212,27 +219,6 @@ def _template(texts: bool, row: str, col: str, blank: bool, text: Catalogue) -> 
         return "%{customdata}<extra></extra>"
     value = escape_label(text("fig.masked")) if blank else "%{z:.4g}"
     return f"{row} %{{y}}<br>{col} %{{x}}<br>{value}<extra></extra>"
-
-
-def cell_hover(
-    row_labels: list[str],
-    col_labels: list[str],
-    hover: Mapping[str, np.ndarray],
-    mask: np.ndarray | None,
-    row: str,
-    col: str,
-    text: Catalogue,
-    hover_bytes: int,
-) -> np.ndarray | None:
-    """The per-cell hover text of a "full" matrix (`hover_text`, rows and columns named `row`
-    and `col`, escaped), or None when it would pass `hover_bytes` (long labels)."""
-    rows = [escape_label(r) for r in row_labels]
-    cols = [escape_label(c) for c in col_labels]
-    texts = hover_text(rows, cols, hover, mask, row, col, text("fig.masked"))
-    # The text's JSON size, with quotes and a comma for each cell.
-    if json_size("".join(texts.flat)) + 3 * texts.size > hover_bytes:
-        return None
-    return texts
 
 
 def masked_markers(mask: np.ndarray) -> go.Scatter:
