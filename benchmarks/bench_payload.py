@@ -4,7 +4,7 @@ For n x n attention weights under a causal mask with hover {score, weight} (the 
 weights figure), and for N(0, 1) scores (noise: the worst case for the image's PNG), prints per
 encoding the bytes of `fig.to_json()` (what Streamlit sends) per cell and in total, and the
 median times to build the figure and to write its JSON; `*` marks the encoding that
-`encoding_for` picks. Then what the click overlay (`selectable=True`) adds. Every figure that
+`encoding_for` picks. Then what the click overlay (`marks.select_cells`) adds. Every figure that
 is picked must stay under MAX_FIGURE_BYTES (2 MB). Measured on this 2-core machine:
 
     full     ~125 B/cell: 96 x 96 sends 1.15 MB (build 40 ms, JSON 10 ms); 128 x 128: 2.06 MB
@@ -28,7 +28,7 @@ import plotly.graph_objects as go
 import torch
 
 from attnviz.attention import attend, causal_mask
-from attnviz.figures import budget
+from attnviz.figures import budget, marks
 from attnviz.figures import heatmap as heatmaps
 from attnviz.i18n import Catalogue
 from benchmarks.timing import median_seconds
@@ -61,15 +61,14 @@ def weights_figure(n: int, selectable: bool = False) -> Callable[[], go.Figure]:
     q, k = torch.randn(n, 16, generator=gen), torch.randn(n, 16, generator=gen)
     result = attend(q, k, k, mask=causal_mask(n))
     hover = {"score": result.scores, "weight": result.weights}
-    return lambda: heatmaps.heatmap(
-        result.weights,
-        text=EN,
-        title="weights",
-        kind="weights",
-        mask=result.mask,
-        hover=hover,
-        selectable=selectable,
-    )
+
+    def build() -> go.Figure:
+        fig = heatmaps.heatmap(
+            result.weights, text=EN, title="weights", kind="weights", mask=result.mask, hover=hover
+        )
+        return marks.select_cells(fig) if selectable else fig
+
+    return build
 
 
 def scores_figure(n: int) -> Callable[[], go.Figure]:

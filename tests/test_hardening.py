@@ -12,7 +12,7 @@ import pytest
 from attnviz import parsing
 from attnviz.app import links, page
 from attnviz.app import model as app_model
-from attnviz.figures import budget
+from attnviz.figures import budget, marks
 from tests import english as en
 from tests.apptest import ROOT, TIMEOUT, open_page
 
@@ -195,9 +195,9 @@ def test_sent_bytes_is_close_to_the_json_streamlit_sends(n):
     mask = np.tril(np.ones((n, n), dtype=bool))  # NaN cells: the base64 worst case for "/"
     labels = [f"<tok{i}>" for i in range(n)]  # escapes in the hover text
     fig = en.heatmap(
-        rng.standard_normal((n, n)), title="T", kind="scores", mask=mask, row_labels=labels,
-        selectable=True,
-    )  # fmt: skip
+        rng.standard_normal((n, n)), title="T", kind="scores", mask=mask, row_labels=labels
+    )
+    marks.select_cells(fig)
     sent = len(fig.to_json(validate=False))
     # Never much under (it guards a cap), never far over (it would refuse figures that fit).
     assert 0.97 * sent <= budget.sent_bytes(fig) <= 1.2 * sent + 10_000

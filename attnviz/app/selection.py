@@ -1,7 +1,8 @@
 """Clicks on charts: decoding Streamlit's plotly selection events into a cell or a head.
 
-`heatmap(..., selectable=True)` carries one invisible "cells" marker per cell and `head_grid(...,
-selectable=True)` one "heads" point per thumbnail; a click reports its point, read here.
+A heatmap with `marks.select_cells` carries one invisible "cells" marker per cell and
+`head_grid(..., selectable=True)` one "heads" point per thumbnail; a click reports its point,
+read here.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _selected_points(selection: Mapping[str, Any] | object) -> list[Any]:
 
 
 def selected_cell(selection: Mapping[str, Any] | object) -> tuple[int, int] | None:
-    """(row, column) of the first clicked cell of a `heatmap(..., selectable=True)`, or None."""
+    """(row, column) of the first clicked cell of a heatmap with `marks.select_cells`, or None."""
     for point in _selected_points(selection):
         x, y = _field(point, "x"), _field(point, "y")
         if isinstance(x, int | float) and isinstance(y, int | float):

@@ -7,7 +7,8 @@ notebook`, read on first use so that the pages' imports stay light): `notebook_m
 
 Builders never read the current language: they take an `attnviz.i18n.Catalogue` (`text`)
 for the words of a chart, and escape every label that may come from a person. Inside attnviz,
-import from the module that defines a name: `heatmap` (the one heatmap builder), `breakdown`
+import from the module that defines a name: `heatmap` (the one heatmap builder), `marks` (the
+marks added on a heatmap in steps), `axes` (a heatmap's size and axes), `breakdown`
 (one query's output row), `grid` (the layers x heads model view), `model` (a pretrained
 model's figures), `lines` (one head as lines between two columns of tokens), `steps` (the
 heatmaps of an attention result), `budget` (how a matrix is sent, and how many bytes a figure

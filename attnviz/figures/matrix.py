@@ -125,15 +125,19 @@ def largest(matrix: object) -> float:
 
 
 def hover_text(
-    rows: list[str],
-    cols: list[str],
+    row_labels: list[str],
+    col_labels: list[str],
     hover: Mapping[str, np.ndarray],
     mask: np.ndarray | None,
     row: str,
     col: str,
     masked: str,
-) -> np.ndarray:
-    """Per cell: query and key labels, every hover value and `masked` where masked, escaped."""
+    limit: int = HOVER_BYTES_LIMIT,
+) -> np.ndarray | None:
+    """Per cell: query and key labels, every hover value and `masked` where masked, escaped;
+    None when the text would pass `limit` bytes (long labels)."""
+    rows = [escape_label(r) for r in row_labels]
+    cols = [escape_label(c) for c in col_labels]
     row_text = np.array([f"{row} {r}<br>{col} " for r in rows], dtype=object)[:, None]
     text = row_text + np.array(cols, dtype=object)[None, :]  # (n, m)
     for name, values in hover.items():
@@ -141,6 +145,9 @@ def hover_text(
         text = text + f"<br>{escape_label(name)}: " + formatted
     if mask is not None:
         text = np.where(mask, text, text + f"<br><b>{escape_label(masked)}</b>")
+    # The text's JSON size, with quotes and a comma for each cell.
+    if json_size("".join(text.flat)) + 3 * text.size > limit:
+        return None
     return text
 
 
@@ -162,10 +169,9 @@ def matrix_traces(
     bound: float | None = None,
     number_size: int = FONT_SIZE - 1,
 ) -> Drawn:
-    """The traces of a matrix in the encoding its size allows (`encoding_for`); "full" turns
-    "compact" when the per-cell hover text would pass `hover_bytes` (long labels).
-    `masked_numbers` writes masked cells' numbers too (the cells stay gaps); `bound` fixes the
-    colour scale (`colour_range`)."""
+    """The traces of a matrix in the encoding its size allows (`encoding_for`), "compact" where
+    the hover text would pass `hover_bytes`. `masked_numbers` writes masked cells' numbers too
+    (the cells stay gaps); `bound` fixes the colour scale (`colour_range`)."""
     n, m = z.shape
     shown = z if mask is None else np.where(mask, z, np.nan)  # masked: a gap, not a colour
     ranges = colour_range(shown, kind, bound)
@@ -178,47 +184,41 @@ def matrix_traces(
         return Drawn(traces, "image", pool)
     texts = None
     if encoding == "full":
-        rows = [escape_label(r) for r in row_labels]
-        cols = [escape_label(c) for c in col_labels]
-        texts = hover_text(rows, cols, hover, mask, row, col, text("fig.masked"))
-        # The text's JSON size, with quotes and a comma for each cell.
-        if json_size("".join(texts.flat)) + 3 * texts.size > hover_bytes:
-            texts, encoding = None, "compact"  # labels too long for per-cell hover text
+        masked = text("fig.masked")
+        texts = hover_text(row_labels, col_labels, hover, mask, row, col, masked, hover_bytes)
+        encoding = "full" if texts is not None else "compact"  # long labels: over the budget
     gap = 1 if max(n, m) <= MARK_LIMIT else 0
     # Every cell masked: Plotly draws nothing of a heatmap whose every z is NaN (no numbers, no
     # hover), so the cells are drawn in the gaps' grey instead, with no colour bar to read.
     blank = mask is not None and not mask.any()
+    sent = shown if encoding == "full" else shown.astype(np.float32)  # float32: half the bytes
     trace = go.Heatmap(
-        # float32 halves the bytes of float64; the full encoding keeps every digit.
-        z=np.zeros_like(shown)
-        if blank
-        else shown
-        if encoding == "full"
-        else shown.astype(np.float32),
+        z=np.zeros_like(shown) if blank else sent,
         x=np.arange(m),
         y=np.arange(n),
         colorscale=[[0, MASKED_COLOR], [1, MASKED_COLOR]] if blank else COLORSCALES[kind],
         showscale=showscale and not blank,
         # Compact hover would print a masked cell's value as "NaN": the grey says enough.
         hoverongaps=texts is not None,
+        customdata=texts,
+        hovertemplate=_template(texts is not None, row, col, blank, text),
         xgap=gap,
         ygap=gap,
         **ranges,
     )
-    if texts is not None:
-        trace.customdata = texts
-        trace.hovertemplate = "%{customdata}<extra></extra>"
-    else:
-        value = escape_label(text("fig.masked")) if blank else "%{z:.4g}"
-        trace.hovertemplate = f"{row} %{{y}}<br>{col} %{{x}}<br>{value}<extra></extra>"
     if show_numbers and encoding == "full":
         numbers = np.vectorize(cell_number, otypes=[object])(z)
-        if mask is not None and not masked_numbers:
-            numbers = np.where(mask, numbers, "")
-        trace.text = numbers
-        trace.texttemplate = "%{text}"
-        trace.textfont = {"size": number_size}
+        trace.text = numbers if mask is None or masked_numbers else np.where(mask, numbers, "")
+        trace.update(texttemplate="%{text}", textfont={"size": number_size})
     return Drawn([trace], encoding)
+
+
+def _template(texts: bool, row: str, col: str, blank: bool, text: Catalogue) -> str:
+    """The hover of each cell: its text, or its position and value (`row`, `col` escaped)."""
+    if texts:
+        return "%{customdata}<extra></extra>"
+    value = escape_label(text("fig.masked")) if blank else "%{z:.4g}"
+    return f"{row} %{{y}}<br>{col} %{{x}}<br>{value}<extra></extra>"
 
 
 def masked_markers(mask: np.ndarray) -> go.Scatter:
@@ -235,11 +235,11 @@ def masked_markers(mask: np.ndarray) -> go.Scatter:
     )
 
 
-def cell_overlay(drawn: Drawn, n: int, m: int) -> go.Scatter:
-    """One invisible marker on each cell centre: Plotly selects scatter points, not heatmap
-    cells, so this is what a click in `st.plotly_chart(on_select=...)` reports."""
+def cell_overlay(heat: go.Heatmap, n: int, m: int) -> go.Scatter:
+    """One invisible marker on each cell centre of the (n, m) `heat`: Plotly selects scatter
+    points, not heatmap cells, so this is what a click in `st.plotly_chart(on_select=...)`
+    reports."""
     rows, cols = np.divmod(np.arange(n * m), m)  # Plotly sends int64 as the smallest int type
-    heat = drawn.traces[0]
     # The overlay is nearest to the pointer, so Plotly shows its hover and not the heatmap's:
     # it repeats the heatmap's hover text.
     if heat.customdata is not None:

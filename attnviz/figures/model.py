@@ -10,9 +10,11 @@ from typing import Any
 import plotly.graph_objects as go
 import torch
 
+from attnviz.figures.axes import TOP_SPACE
 from attnviz.figures.grid import head_grid
-from attnviz.figures.heatmap import TOP_SPACE, heatmap
+from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.figures.marks import select, select_cells
 from attnviz.figures.style import Kind, labels_width, style_layout
 from attnviz.i18n import Catalogue
 
@@ -117,7 +119,7 @@ def head_values(
     1, or to `bound`; `kind="scores"` diverging about 0 for signed values); a click on a cell
     reports (layer, head) as its (row, column)."""
     layers, heads = values.shape
-    return heatmap(
+    fig = heatmap(
         values,
         title=title,
         kind=kind,
@@ -130,10 +132,11 @@ def head_values(
         y_title=y_title or text("fig.layer"),
         x_title=x_title or text("fig.head"),
         show_numbers=False,
-        selectable=selectable,
-        selected=selected,
         across=across,
     )
+    if selectable:
+        select_cells(fig)
+    return fig if selected is None else select(fig, *selected)
 
 
 BAR_COLOR = "#4575b4"

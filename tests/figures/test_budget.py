@@ -15,7 +15,7 @@ from plotly.colors import get_colorscale, hex_to_rgb, sample_colorscale, unlabel
 
 from attnviz.app import selection
 from attnviz.attention import attend, causal_mask
-from attnviz.figures import breakdown, budget, grid, image, labels, matrix, style
+from attnviz.figures import breakdown, budget, grid, image, labels, marks, matrix, style
 from tests import english as en
 from tests.plotly_data import decode, figure_json
 
@@ -31,14 +31,14 @@ def weights_figure(n: int, *, selectable: bool = False, masked: bool = True) -> 
     gen = torch.Generator().manual_seed(0)
     q, k = torch.randn(n, 16, generator=gen), torch.randn(n, 16, generator=gen)
     result = attend(q, k, k, mask=causal_mask(n) if masked else None)
-    return en.heatmap(
+    fig = en.heatmap(
         result.weights,
         title="w",
         kind="weights",
         mask=result.mask,
         hover={"score": result.scores, "weight": result.weights},
-        selectable=selectable,
     )
+    return marks.select_cells(fig) if selectable else fig
 
 
 def png_pixels(fig: go.Figure) -> np.ndarray:
@@ -339,9 +339,8 @@ def test_user_text_is_escaped_in_every_encoding(n, encoding):
         x_title=ATTACK,
         y_title=ATTACK,
         mask=np.tril(np.ones((n, n), dtype=bool)),
-        selectable=True,
     )
-    spec = fig.to_json()
+    spec = marks.select_cells(fig).to_json()
     assert "<img" not in spec and "\\u003cimg" not in spec
     assert "%{z}0" not in spec and "%{x} " not in spec
     heat = fig.data[0]
@@ -375,17 +374,20 @@ def test_cells_overlay_only_when_asked_and_small_enough():
     assert "cells" not in [trace.name for trace in weights_figure(5).data]
     side = int(matrix.SELECT_CELL_LIMIT**0.5)
     assert weights_figure(side, selectable=True).data[-1].name == "cells"
-    big = en.heatmap(randn(side + 1, side), title="s", kind="scores", selectable=True)
+    big = marks.select_cells(en.heatmap(randn(side + 1, side), title="s", kind="scores"))
     assert "cells" not in [trace.name for trace in big.data]
     assert big.layout.hoverdistance is None
 
 
 def test_cells_overlay_halves_the_hover_budget_and_shows_the_value_when_compact():
-    labels = [f"{'x' * 500}{i}" for i in range(32)]  # ~1 MB of hover text
+    labels = [f"{'x' * 500}{i}" for i in range(33)]  # ~1 MB of hover text
     scores = randn(32, 32)
-    common = {"title": "s", "kind": "scores", "row_labels": labels, "col_labels": labels}
-    assert en.heatmap(scores, **common).data[0].customdata is not None
-    fig = en.heatmap(scores, **common, selectable=True)  # the text would be sent twice
+    common = {"title": "s", "kind": "scores", "row_labels": labels[:32], "col_labels": labels[:32]}
+    # A matrix small enough for click targets keeps half the budget: they repeat the text.
+    wider = en.heatmap(randn(32, 33), title="s", kind="scores", row_labels=labels[:32],
+                       col_labels=labels)  # fmt: skip
+    assert wider.data[0].customdata is not None  # too large for click targets
+    fig = marks.select_cells(en.heatmap(scores, **common))
     assert fig.data[0].customdata is None
     overlay = fig.data[-1]
     assert overlay.hovertemplate == "query %{y}<br>key %{x}<br>%{customdata:.4g}<extra></extra>"

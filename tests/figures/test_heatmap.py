@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from attnviz.attention import attend, causal_mask
-from attnviz.figures import grid, labels, style
+from attnviz.figures import axes, grid, labels, marks, style
 from attnviz.figures import heatmap as heatmaps
 from tests import english as en
 from tests.plotly_data import decode, figure_json, grid_block
@@ -156,13 +156,26 @@ def test_a_table_writes_a_small_weight_with_its_digits_and_only_an_exact_0_as_0(
 
 
 def test_the_selected_cell_is_boxed_and_its_row_framed():
-    fig = en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(2, 1))
+    def zeros():
+        return en.heatmap(np.zeros((3, 4)), title="s", kind="scores")
+
+    fig = marks.select(zeros(), 2, 1)
     row, cell = fig.layout.shapes
     assert (row.y0, row.y1, row.x0, row.x1, row.line.dash) == (1.5, 2.5, -0.5, 3.5, "dot")
     assert (cell.y0, cell.y1, cell.x0, cell.x1, cell.line.dash) == (1.5, 2.5, 0.5, 1.5, None)
-    only_row = en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(0, None))
+    only_row = marks.select(zeros(), 0)
     assert len(only_row.layout.shapes) == 1 and only_row.layout.shapes[0].y0 == -0.5
-    assert not en.heatmap(np.zeros((3, 4)), title="s", kind="scores", selected=(5, 0)).layout.shapes
+    assert not marks.select(zeros(), 5, 0).layout.shapes
+    assert len(marks.select(zeros(), 1, 4).layout.shapes) == 1  # a column outside: the row
+
+
+def test_a_mark_on_a_panel_names_its_axes():
+    fig = marks.frame_row(en.heatmap(np.zeros((3, 4)), title="s", kind="scores"), 1)
+    assert fig.layout.shapes[0].xref is None  # the first axes: Plotly's default
+    fig.update_layout(xaxis2={"range": [-0.5, 1.5]}, yaxis2={"range": [4.5, -0.5]})
+    assert marks.matrix_size(fig, "2") == (5, 2)
+    shape = marks.select(fig, 4, axes="2").layout.shapes[-1]
+    assert (shape.xref, shape.yref, shape.y0, shape.x0, shape.x1) == ("x2", "y2", 3.5, -0.5, 1.5)
 
 
 def test_step_figures_share_the_selection(result):
@@ -285,7 +298,8 @@ def test_head_grid_pools_large_thumbnails():
 def test_marked_cells_are_boxed_and_explained_under_the_chart():
     weights = torch.softmax(torch.randn(3, 4), dim=-1)
     cells = [(row, int(col)) for row, col in enumerate(weights.argmax(dim=-1))]
-    fig = en.heatmap(weights, title="w", kind="weights", marked=cells, marked_note="<argmax>")
+    notes = [marks.boxed_note("<argmax>")]
+    fig = marks.mark_cells(en.heatmap(weights, title="w", kind="weights", notes=notes), cells)
     boxes = [(s.y0 + 0.5, s.x0 + 0.5, s.x1 - s.x0, s.y1 - s.y0) for s in fig.layout.shapes]
     assert boxes == [(row, col, 1.0, 1.0) for row, col in cells]
     (annotation,) = fig.layout.annotations
@@ -314,7 +328,7 @@ def test_a_short_korean_y_title_is_drawn_upright_one_character_a_line(y_title, s
     assert title["text"] == stacked and title["textangle"] == 0
     assert title["y"] == 0.5 and title["yanchor"] == "middle"
     # Left of the tick labels ("q2": 2 characters), inside the margin kept for a y title.
-    assert title["xshift"] == -math.ceil(style.text_width("q2") + heatmaps.UPRIGHT_GAP)
+    assert title["xshift"] == -math.ceil(style.text_width("q2") + axes.UPRIGHT_GAP)
     assert fig.layout.margin.l >= -title["xshift"] + style.text_width("쿼")
     # The masked-cells note is still there beside it.
     assert [a.text for a in fig.layout.annotations][1] == f"× = {en.KO('fig.masked')}"

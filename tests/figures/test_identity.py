@@ -24,6 +24,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from attnviz.figures import marks
 from tests import english as en
 from tests.apptest import open_page
 from tests.plotly_data import decode
@@ -68,38 +69,38 @@ def mark_cases() -> dict[str, Callable[[], go.Figure]]:
     """A heatmap with each of its marks, one at a time and together."""
     z = np.arange(20.0).reshape(4, 5) / 20
     mask = np.tril(np.ones((4, 5), dtype=bool), k=1)
+
+    def together() -> go.Figure:
+        notes = [marks.boxed_note("boxed")]
+        fig = en.heatmap(
+            z, title="all", kind="weights", mask=mask, notes=notes, bound=0.8, across=3
+        )
+        marks.select_cells(fig)
+        marks.mark_cells(fig, [(0, 0)])
+        marks.select(fig, 1, 1)
+        return marks.vlines(fig, [2.5])
+
     return {
         "plain": lambda: en.heatmap(z, title="w", kind="weights"),
         "masked": lambda: en.heatmap(z, title="w", kind="weights", mask=mask),
         "masked_values": lambda: en.heatmap(
             z, title="w", kind="weights", mask=mask, masked_values=True
         ),
-        "selectable": lambda: en.heatmap(z, title="s", kind="scores", selectable=True),
-        "selected_cell": lambda: en.heatmap(
-            z, title="s", kind="scores", selectable=True, selected=(1, 2)
+        "selectable": lambda: marks.select_cells(en.heatmap(z, title="s", kind="scores")),
+        "selected_cell": lambda: marks.select(
+            marks.select_cells(en.heatmap(z, title="s", kind="scores")), 1, 2
         ),
-        "selected_row": lambda: en.heatmap(z, title="s", kind="scores", selected=(2, None)),
-        "frame_row": lambda: en.heatmap(z, title="w", kind="weights", frame_row=3),
-        "marked": lambda: en.heatmap(
-            z, title="w", kind="weights", marked=[(0, 1), (3, 4)], marked_note="boxed: hard"
+        "selected_row": lambda: marks.select(en.heatmap(z, title="s", kind="scores"), 2),
+        "frame_row": lambda: marks.frame_row(en.heatmap(z, title="w", kind="weights"), 3),
+        "marked": lambda: marks.mark_cells(
+            en.heatmap(z, title="w", kind="weights", notes=[marks.boxed_note("boxed: hard")]),
+            [(0, 1), (3, 4)],
         ),
-        "vlines": lambda: en.heatmap(z, title="v", kind="values", vlines=[1.5, 3.5]),
+        "vlines": lambda: marks.vlines(en.heatmap(z, title="v", kind="values"), [1.5, 3.5]),
         "cell_text": lambda: en.heatmap(
             z, title="w", kind="weights", cell_text=np.full((4, 5), "a<b")
         ),
-        "together": lambda: en.heatmap(
-            z,
-            title="all",
-            kind="weights",
-            mask=mask,
-            selectable=True,
-            selected=(1, 1),
-            marked=[(0, 0)],
-            marked_note="boxed",
-            vlines=[2.5],
-            bound=0.8,
-            across=3,
-        ),
+        "together": together,
         "vector_rows": lambda: en.vector_rows(
             z, title="rows", row_labels=["a", "b", "c", "d"], dim_label="i"
         ),

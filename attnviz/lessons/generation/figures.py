@@ -11,6 +11,7 @@ import torch
 
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label
+from attnviz.figures.marks import select
 from attnviz.figures.model import head_values, logit_lens_figure
 from attnviz.figures.style import style_layout
 from attnviz.i18n import Catalogue
@@ -162,9 +163,9 @@ def heads_rows_figure(
         x_title=text("model.keys"),
         y_title=text("fig.layer"),
         show_numbers=False,
-        selected=(selected[0] * heads + selected[1], None),
         height=layers * heads * HEADS_ROW_PX + 160,
     )
+    select(fig, selected[0] * heads + selected[1])
     every = -(-LAYER_LABEL_PX // (heads * HEADS_ROW_PX))  # bands a layer label needs
     shown = range(0, layers, every)
     fig.update_yaxes(

@@ -14,6 +14,7 @@ import torch
 from attnviz.attention import AttentionResult
 from attnviz.figures import formulas
 from attnviz.figures.heatmap import heatmap
+from attnviz.figures.marks import frame_row
 from attnviz.figures.matrix import largest
 from attnviz.i18n import Catalogue
 from attnviz.lessons.masking.compute import combined_mask, sequence_result
@@ -35,7 +36,7 @@ def padding_figure(lens: torch.Tensor, m: int, seq: int, text: Catalogue) -> go.
     word = np.where(tokens, text("masking.fig.token"), text("masking.fig.pad"))
     position = text("masking.fig.position")
     hover = np.array([[f"{r}, {position} {j}" for j in range(m)] for r in rows], dtype=object)
-    return heatmap(
+    fig = heatmap(
         tokens.astype(float),
         title=text("masking.fig.padding"),
         kind="weights",
@@ -47,10 +48,10 @@ def padding_figure(lens: torch.Tensor, m: int, seq: int, text: Catalogue) -> go.
         cell_text=np.where(tokens, "", text("masking.fig.pad")),
         hover_text=hover + "\n" + word.astype(object),
         showscale=False,
-        frame_row=seq,
         height=int(min(420, 170 + 40 * batch)),
         across=2,
     )
+    return frame_row(fig, seq)
 
 
 def mask_figure(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import torch
 
+from attnviz.figures import marks
 from attnviz.figures.grid import heads_grid
 from attnviz.figures.heatmap import heatmap
 from attnviz.i18n import Catalogue
@@ -29,8 +30,9 @@ def _rows_figure(
     vlines: Sequence[float] = (),
     across: float = 1,
 ) -> go.Figure:
-    """A (T, d) matrix of token rows and numbered dimensions, `across` charts a row."""
-    return heatmap(
+    """A (T, d) matrix of token rows and numbered dimensions, `across` charts a row, a line at
+    each of `vlines`."""
+    fig = heatmap(
         matrix,
         title=title,
         kind="values",
@@ -41,9 +43,9 @@ def _rows_figure(
         col_name=text("fig.dims"),
         x_title=x_title or text("fig.dims"),
         y_title=text("multihead.tokens"),
-        vlines=vlines,
         across=across,
     )
+    return marks.vlines(fig, vlines)
 
 
 HEADS_PER_ROW = 4  # thumbnails a row: eight heads in two rows

@@ -14,6 +14,7 @@ import torch
 from attnviz.figures.fit import colorbar_ticks, fitted_ticks
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
+from attnviz.figures.marks import boxed_note, mark_cells
 from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
 from attnviz.figures.style import FONT_SIZE, colorbar, labels_width, style_layout
 from attnviz.i18n import Catalogue
@@ -43,17 +44,13 @@ def alignment_figures(
     rows_title = text("nli.weights_rows_title", rows=row_name, cols=col_name)
     cols_title = text("nli.weights_cols_title", rows=row_name, cols=col_name)
     hard = [(int(row), int(col)) for row, col in torch.nonzero(view.hard > 0.5)]
+    notes = [boxed_note(text("nli.hard_note"))] if hard else []
+    weights = heatmap(
+        view.weights, title=rows_title, kind="weights", hover=hover, notes=notes, **labels
+    )
     figs = [
         heatmap(view.e, title=text("nli.e_title"), kind="scores", hover=hover, **labels),
-        heatmap(
-            view.weights,
-            title=rows_title,
-            kind="weights",
-            hover=hover,
-            marked=hard,
-            marked_note=text("nli.hard_note"),
-            **labels,
-        ),
+        mark_cells(weights, hard),
         heatmap(view.other, title=cols_title, kind="weights", **labels),
     ]
     return dict(zip(keys, figs, strict=True))
