@@ -19,8 +19,7 @@ HTML files) and `notebook` (the public API).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from attnviz.exports import lazy_names
 
 __all__ = [
     "attention_step",
@@ -33,12 +32,4 @@ __all__ = [
     "save",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return getattr(importlib.import_module("attnviz.figures.notebook"), name)
-    raise AttributeError(f"module 'attnviz.figures' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_names(__name__, dict.fromkeys(__all__, "notebook"), globals())
