@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -98,15 +99,16 @@ def preload(delay: float = PRELOAD_DELAY) -> None:
     NLI classifier into the app's caches (attnviz.app.model.shipped_card), so that a model
     page's first visit finds them; a missing model stack is left for the pages to explain."""
     time.sleep(delay)
+    module, function = PRELOAD_THEN
     with lock():
-        for name in PRELOAD:
+        for name in [*PRELOAD, module]:
             try:
                 importlib.import_module(name)
             except ImportError:
                 return
-    # By name, as the modules above: this module stays below everything it warms.
-    module, function = PRELOAD_THEN
-    getattr(importlib.import_module(module), function)()  # None when nothing can be read
+    # By name, as the modules above: this module stays below everything it warms. The weights
+    # load outside the lock: another page's imports need not wait for them.
+    getattr(sys.modules[module], function)()  # None when nothing can be read
 
 
 def torch_threads() -> int:
