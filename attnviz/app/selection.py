@@ -72,14 +72,20 @@ def store_click(
 
 
 def store_panel_click(
-    chart_key: str, cells: Sequence[int | None], keys: Sequence[tuple[str, str] | None]
+    chart_key: str,
+    cells: Sequence[int | None],
+    keys: Sequence[tuple[str, str | None] | None],
 ) -> None:
     """A `panels` figure's on_select callback: the clicked cell of panel p into the two state
-    keys `keys[p]` (None: that panel's clicks are not kept)."""
+    keys `keys[p]`, its row and its column (None: that panel's clicks, or their column, are not
+    kept)."""
     picked = selected_panel_cell(st.session_state.get(chart_key), cells)
     if picked is None:
         return
     panel, row, column = picked
     kept = keys[panel]
-    if kept is not None:
-        st.session_state[kept[0]], st.session_state[kept[1]] = row, column
+    if kept is None:
+        return
+    st.session_state[kept[0]] = row
+    if kept[1] is not None:
+        st.session_state[kept[1]] = column

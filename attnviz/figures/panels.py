@@ -7,7 +7,8 @@ out on one grid of axes, as the NLI compare step draws its three matrices: each 
 move to their own x and y axes, its axes' settings, shapes and annotations follow them (paper
 coordinates rescaled into the panel's plot), its title becomes the panel's title and its colour
 bar stays beside it. The figure's `layout.meta` records which trace is each panel's click
-overlay, for `panel_cells` and `attnviz.app.selection.selected_panel_cell`.
+overlay and which traces are each panel's, for `panel_cells` and
+`attnviz.app.selection.selected_panel_cell`.
 """
 
 from __future__ import annotations
@@ -61,31 +62,32 @@ def panels(
     figures: Sequence[go.Figure],
     *,
     columns: int | None = None,
+    widths: Sequence[float] | None = None,
     title: str = "",
     width: float = MAIN_WIDTH,
     gap: float = COLUMN_GAP,
     share_bars: bool = True,
 ) -> go.Figure:
     """`figures` as one figure, `columns` panels a row (all in one row when None), left to right
-    and then down; `width` px is the page's column the figure is drawn for, `gap` px between two
+    and then down, the columns sharing the row as `widths` (equal shares when None, as
+    `st.columns`); `width` px is the page's column the figure is drawn for, `gap` px between two
     panels of a row. Each panel keeps its figure's height and margins (build the figures for
     their share of the page, e.g. `heatmap(..., across=columns)`); a row is as tall as its
     tallest panel. `share_bars`: of panels side by side whose colour scales are the same, only
     the rightmost shows its colour bar.
 
-    The result's `layout.meta["cells"]` holds, per panel, the trace number of its click overlay
-    (None: not selectable); `panel_cells` reads it."""
+    The result's `layout.meta` holds, per panel, the trace number of its click overlay ("cells",
+    None: not selectable; `panel_cells` reads it), the [first, last + 1) trace numbers of its
+    traces ("traces") and its title as its figure had it ("titles")."""
     if not figures:
         raise ValueError("panels needs at least one figure")
     columns = len(figures) if columns is None else columns
-    if columns < 1:
-        raise ValueError(f"panels needs at least one column, got {columns}")
+    cells_x = _columns(columns, widths, width, gap)
     sources = [figure.to_plotly_json() for figure in figures]
     heights = [float(source["layout"].get("height") or 450) for source in sources]
     rows = [heights[i : i + columns] for i in range(0, len(heights), columns)]
     top = TITLE_SPACE if title else 0
     paper_height = sum(max(row) for row in rows) + ROW_GAP * (len(rows) - 1)
-    cell_width = (width - gap * (columns - 1)) / columns
     layout = style_layout(title, height=round(top + paper_height), top=top)
     layout["margin"] |= {"l": 0, "r": 0, "b": 0}
     layout["annotations"], layout["shapes"], layout["images"] = [], [], []
@@ -98,7 +100,7 @@ def panels(
         column = index % columns
         if column == 0 and index:
             row_top += max(rows[index // columns - 1]) + ROW_GAP
-        left = column * (cell_width + gap)
+        left, cell_width = cells_x[column]
         box = _box(source["layout"], left, row_top, cell_width, heights[index], width, paper_height)
         names = _axis_names(source, numbers)
         traces = [_moved_trace(trace, names, box) for trace in source["data"]]
@@ -109,8 +111,29 @@ def panels(
         _move_layout(source["layout"], names, box, layout)
     if share_bars:
         _share_bars(data, spans, columns)
-    layout["meta"] = {"cells": cells}
+    layout["meta"] = {
+        "cells": cells,
+        "traces": [[span.start, span.stop] for span in spans],
+        "titles": [source["layout"].get("title", {}).get("text", "") for source in sources],
+    }
     return go.Figure(data=data, layout=layout)
+
+
+def _columns(
+    columns: int, widths: Sequence[float] | None, width: float, gap: float
+) -> list[tuple[float, float]]:
+    """The px left edge and width of each of `columns` columns sharing `width` as `widths`."""
+    if columns < 1:
+        raise ValueError(f"panels needs at least one column, got {columns}")
+    shares = [1.0] * columns if widths is None else [float(w) for w in widths]
+    if len(shares) != columns or min(shares) <= 0:
+        raise ValueError(f"{len(shares)} column widths for {columns} columns: give one each, > 0")
+    room = width - gap * (columns - 1)
+    lefts, left = [], 0.0
+    for share in shares:
+        lefts.append((left, room * share / sum(shares)))
+        left += room * share / sum(shares) + gap
+    return lefts
 
 
 def panel_cells(figure: go.Figure) -> list[int | None]:

@@ -116,6 +116,10 @@ def test_the_overlay_of_each_panel_is_recorded(sources):
         assert fig.data[curve].name == "cells"
     assert fig.layout.hoverdistance == -1
     assert kit.panel_cells(go.Figure()) == []
+    spans = fig.layout.meta["traces"]
+    assert spans == [[0, 2], [2, 4], [4, 6]]  # heatmap and overlay; heatmap and ×s; ...
+    assert [len(source.data) for source in sources] == [b - a for a, b in spans]
+    assert fig.layout.meta["titles"] == ["scores &lt;b&gt;", "square", "weights"]
 
 
 def test_an_image_panel_moves_whole():
@@ -130,3 +134,13 @@ def test_nothing_to_lay_out_is_an_error():
         kit.panels([])
     with pytest.raises(ValueError, match="at least one column"):
         kit.panels([go.Figure()], columns=0)
+
+
+def test_columns_share_the_row_as_their_widths():
+    figs = [en.heatmap(_matrix(4, 5, 8), title="wide", kind="scores", across=1.25),
+            en.heatmap(_matrix(5, 5, 1), title="narrow", kind="scores", across=5)]  # fmt: skip
+    fig = kit.panels(figs, widths=[4, 1])
+    wide, narrow = fig.layout.xaxis.domain, fig.layout.xaxis2.domain
+    assert wide[1] < narrow[0] and wide[1] - wide[0] > 3 * (narrow[1] - narrow[0])
+    with pytest.raises(ValueError, match="2 column widths for 3 columns"):
+        kit.panels(figs, columns=3, widths=[1, 2])

@@ -1,5 +1,7 @@
 """The additive attention lesson's figures and formulas: the inputs, their projections, one
-query's tanh features, and additive beside scaled dot-product attention."""
+query's tanh features, and additive beside scaled dot-product attention. Each step's heatmaps
+are one figure of panels (`attnviz.figures.panels`): a change of the sizes or the seed redraws
+four charts, not thirteen."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from attnviz.figures import formulas
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import default_labels
 from attnviz.figures.matrix import largest
+from attnviz.figures.panels import panels
 from attnviz.i18n import Catalogue
 from attnviz.lessons.additive.compute import Results, Sizes, features
 
@@ -25,9 +28,11 @@ def _matrix(
     text: Catalogue,
     across: int,
     bound: float | None = None,
+    selectable: bool = False,
 ) -> go.Figure:
     """An input or intermediate matrix: rows named `rows`0.., columns `cols`0.. ("u" = units),
-    set `across` a row, on a colour scale to `bound` when given."""
+    set `across` a row, on a colour scale to `bound` when given, its cells clicked when
+    `selectable`."""
     r, c = matrix.shape
     units = cols == "u"
     return heatmap(
@@ -43,6 +48,7 @@ def _matrix(
         y_title=text("fig.queries") if rows == "q" else text("fig.keys"),
         across=across,
         bound=bound,
+        selectable=selectable,
     )
 
 
@@ -52,7 +58,8 @@ def _attention(
     text: Catalogue,
     bounds: tuple[float, float],
 ) -> list[go.Figure]:
-    """Scores, weights and outputs, two across; scores and outputs on the scales `bounds`."""
+    """Scores, weights and outputs, two across; scores and outputs on the scales `bounds`; a click
+    on a cell reports it (its row is the query)."""
     n, m = result.weights.shape
     hover = {text("fig.hover.score"): result.scores, text("fig.hover.weight"): result.weights}
     common: dict[str, Any] = {
@@ -61,11 +68,12 @@ def _attention(
         "col_labels": default_labels("k", m),
         "hover": hover,
         "across": 2,
+        "selectable": True,
     }
     return [
         heatmap(result.scores, title=titles[0], kind="scores", bound=bounds[0], **common),
         heatmap(result.weights, title=titles[1], kind="weights", **common),
-        _matrix(result.output, titles[2], "q", "v", text, across=2, bound=bounds[1]),
+        _matrix(result.output, titles[2], "q", "v", text, 2, bounds[1], selectable=True),
     ]
 
 
@@ -101,6 +109,29 @@ def result_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
         **dict(zip(("ad_scores", "ad_weights", "ad_output"), additive, strict=True)),
         **dict(zip(("ad_dot_scores", "ad_dot_weights", "ad_dot_output"), dot, strict=True)),
     }
+
+
+COMPARED = ("scores", "weights", "output")  # the comparison's rows, additive left, dot right
+FEATURE_WIDTHS = (4, 1)  # the features beside the query's one column of scores
+
+
+def page_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
+    """The page's charts that do not depend on the chosen query, by chart key, each a figure of
+    panels: "ad_inputs" (Q, K, V), "ad_projections" (the projected Q and K) and "ad_compare"
+    (additive left, dot product right; scores, weights, outputs down). Panels side by side on
+    one colour scale share one colour bar."""
+    figs = result_figures(results, text)
+    compared = [figs[f"ad{kind}_{name}"] for name in COMPARED for kind in ("", "_dot")]
+    return {
+        "ad_inputs": panels([figs[key] for key in ("ad_q", "ad_k", "ad_v")]),
+        "ad_projections": panels([figs["ad_q_proj"], figs["ad_k_proj"]]),
+        "ad_compare": panels(compared, columns=2),
+    }
+
+
+def query_figure(results: Results, query: int, text: Catalogue) -> go.Figure:
+    """One query's tanh features beside its scores, one figure of panels."""
+    return panels(list(feature_figures(results, query, text).values()), widths=FEATURE_WIDTHS)
 
 
 def feature_figures(results: Results, query: int, text: Catalogue) -> dict[str, go.Figure]:
