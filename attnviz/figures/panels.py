@@ -111,12 +111,26 @@ def panels(
         _move_layout(source["layout"], names, box, layout)
     if share_bars:
         _share_bars(data, spans, columns)
-    layout["meta"] = {
-        "cells": cells,
-        "traces": [[span.start, span.stop] for span in spans],
-        "titles": [source["layout"].get("title", {}).get("text", "") for source in sources],
-    }
-    return go.Figure(data=data, layout=layout)
+    titles = [source["layout"].get("title", {}).get("text", "") for source in sources]
+    return _figure(data, layout, cells, spans, titles)
+
+
+def _figure(
+    data: list[dict[str, Any]],
+    layout: dict[str, Any],
+    cells: list[int | None],
+    spans: list[range],
+    titles: list[str],
+) -> go.Figure:
+    """The figure of panels, with what `layout.meta` records of each panel."""
+    traces = [[span.start, span.stop] for span in spans]
+    layout["meta"] = {"cells": cells, "traces": traces, "titles": titles}
+    for part in ("annotations", "shapes", "images"):
+        if not layout[part]:
+            del layout[part]
+    # Every trace and axis comes from a figure Plotly has checked once, as its builder made
+    # it; checking them all again took as long as building the heatmaps.
+    return go.Figure(data=data, layout=layout, _validate=False)
 
 
 def _columns(
