@@ -1,13 +1,13 @@
 """Several built figures as one figure of panels, so that a change redraws one chart, not a row.
 
-Streamlit remounts every chart whose figure changed, and each remount costs Chromium its own
-layout and paint: a page that redraws six heatmaps on one change pays six times what one chart
-costs (`benchmarks/bench_controls.py`). `panels` lays figures built by the kit (`heatmap`, ...)
-out on one grid of axes, as the NLI compare step draws its three matrices: each figure's traces
-move to their own x and y axes, its axes' settings, shapes and annotations follow them (paper
-coordinates rescaled into the panel's plot), its title becomes the panel's title and its colour
-bar stays beside it. The figure's `layout.meta` records which trace is each panel's click
-overlay and which traces are each panel's, for `panel_cells` and
+Streamlit remounts every chart whose figure changed, and each chart carries costs of its own
+beside its content's: its element and export menu on the server, a fresh plot set up and laid
+out in Chromium (`benchmarks/bench_controls.py`). `panels` lays figures built by the kit
+(`heatmap`, ...) out on one grid of axes, as the NLI compare step draws its three matrices:
+each figure's traces move to their own x and y axes, its axes' settings, shapes and annotations
+follow them (paper coordinates rescaled into the panel's plot), its title becomes the panel's
+title and its colour bar stays beside it. The figure's `layout.meta` records which trace is
+each panel's click overlay and which traces are each panel's, for `panel_cells` and
 `attnviz.app.selection.selected_panel_cell`.
 """
 

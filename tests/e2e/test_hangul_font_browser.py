@@ -142,7 +142,8 @@ def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, wa
     box = page.locator('[data-testid="stTextInput"] input').first
     box.fill(TYPED)
     box.press("Enter")
-    wait_until(page, f"() => [...document.querySelectorAll('.xtick text')].some("
+    # Any axis's tick labels: a figure of panels names its axes x, x2, ... (".x5tick").
+    wait_until(page, f"() => [...document.querySelectorAll('[class$=tick] text')].some("
                      f"t => t.textContent === {TYPED.split()[0]!r})")  # fmt: skip
     wait_idle(page)
     wait_for_fonts(page)
@@ -153,7 +154,7 @@ def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, wa
     # A chart's title, or a panel's in a figure of panels (an annotation).
     titled = drawn(page, ".gtitle, .annotation-text")
     chart_titles = [(text, fonts) for text, fonts in titled if HANGUL.search(text)]
-    ticks = drawn(page, ".xtick text, .ytick text", TYPED.split()[0])
+    ticks = drawn(page, "[class$=tick] text", TYPED.split()[0])
     for name, found in [("switch", switch), ("title", title), ("typed", typed),
                         ("chart titles", chart_titles), ("typed ticks", ticks)]:  # fmt: skip
         assert found and all_hangul_ours(found), repr((name, found))
