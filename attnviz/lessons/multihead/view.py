@@ -188,8 +188,11 @@ def show_formulas(view: MultiHeadView, head: int, causal: bool) -> None:
         r" V_i = X W_v^{(i)} + b_v^{(i)}, \qquad i = 0, \dots, h-1"
     )
     st.markdown(t("multihead.formula_slices"))
+    # A slot either way: the formulas below keep their places, so the causal switch leaves
+    # them as they were drawn instead of drawing them again one place down.
+    mask_note = st.empty()
     if causal:
-        st.markdown(t("multihead.formula_mask"))
+        mask_note.markdown(t("multihead.formula_mask"))
     st.latex(
         r"PE_{t,2j} = \sin\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right),\ "
         r"PE_{t,2j+1} = \cos\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right)"
