@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz import inputs
 from attnviz.parsing import parse_matrix
-from tests.plotly_data import decode
+from tests.plotly_data import decode, panel_z
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60
@@ -35,6 +35,11 @@ def chart(at: AppTest, key: str) -> dict:
 
 def z_of(at: AppTest, key: str) -> np.ndarray:
     return decode(chart(at, key)["data"][0]["z"])
+
+
+def panel_z_of(at: AppTest, key: str, panel: int) -> np.ndarray:
+    """The matrix of panel `panel` of the figure of panels with widget key `key`."""
+    return panel_z(chart(at, key), panel)
 
 
 def small_inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

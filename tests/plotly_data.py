@@ -41,3 +41,20 @@ def grid_block(z: Any, layers: int, heads: int, layer: int, head: int) -> np.nda
     rows, cols = (mosaic.shape[0] + 1) // layers - 1, (mosaic.shape[1] + 1) // heads - 1
     top, left = layer * (rows + 1), head * (cols + 1)
     return mosaic[top : top + rows, left : left + cols]
+
+
+def panel_traces(figure: dict[str, Any], panel: int) -> list[dict[str, Any]]:
+    """The traces of panel `panel` of a figure of panels (`attnviz.figures.panels`), as JSON."""
+    start, stop = figure["layout"]["meta"]["traces"][panel]
+    return list(figure["data"][start:stop])
+
+
+def panel_z(figure: dict[str, Any], panel: int) -> np.ndarray:
+    """The matrix of panel `panel`'s first heatmap."""
+    heat = next(t for t in panel_traces(figure, panel) if t["type"] == "heatmap")
+    return decode(heat["z"])
+
+
+def annotation_texts(figure: dict[str, Any]) -> list[str]:
+    """Every annotation's text: a figure of panels writes its panels' titles as annotations."""
+    return [a.get("text", "") for a in figure["layout"].get("annotations", [])]

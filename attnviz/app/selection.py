@@ -2,7 +2,8 @@
 
 A heatmap with `marks.select_cells` carries one invisible "cells" marker per cell and
 `head_grid(..., selectable=True)` one "heads" point per thumbnail; a click reports its point,
-read here.
+read here. On a figure of panels (`attnviz.figures.panels`) the point's trace number says which
+panel's overlay was clicked.
 """
 
 from __future__ import annotations
@@ -45,6 +46,20 @@ def selected_head(selection: Mapping[str, Any] | object) -> tuple[int, int] | No
     return None
 
 
+def selected_panel_cell(
+    selection: Mapping[str, Any] | object, cells: Sequence[int | None]
+) -> tuple[int, int, int] | None:
+    """(panel, row, column) of the first clicked cell of a `panels` figure whose overlays are the
+    traces `cells` (`attnviz.figures.panels.panel_cells`), or None."""
+    for point in _selected_points(selection):
+        curve = _field(point, "curve_number")
+        x, y = _field(point, "x"), _field(point, "y")
+        known = isinstance(curve, int) and curve in cells
+        if known and isinstance(x, int | float) and isinstance(y, int | float):
+            return cells.index(curve), round(y), round(x)
+    return None
+
+
 def store_click(
     chart_key: str,
     keys: tuple[str, str],
@@ -54,3 +69,23 @@ def store_click(
     picked = decode(st.session_state.get(chart_key))
     if picked is not None:
         st.session_state[keys[0]], st.session_state[keys[1]] = picked
+
+
+def store_panel_click(
+    chart_key: str,
+    cells: Sequence[int | None],
+    keys: Sequence[tuple[str, str | None] | None],
+) -> None:
+    """A `panels` figure's on_select callback: the clicked cell of panel p into the two state
+    keys `keys[p]`, its row and its column (None: that panel's clicks, or their column, are not
+    kept)."""
+    picked = selected_panel_cell(st.session_state.get(chart_key), cells)
+    if picked is None:
+        return
+    panel, row, column = picked
+    kept = keys[panel]
+    if kept is None:
+        return
+    st.session_state[kept[0]] = row
+    if kept[1] is not None:
+        st.session_state[kept[1]] = column

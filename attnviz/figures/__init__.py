@@ -11,10 +11,11 @@ import from the module that defines a name: `heatmap` (the one heatmap builder),
 marks added on a heatmap in steps), `axes` (a heatmap's size and axes), `breakdown`
 (one query's output row), `grid` (the layers x heads model view), `model` (a pretrained
 model's figures), `lines` (one head as lines between two columns of tokens), `steps` (the
-heatmaps of an attention result), `budget` (how a matrix is sent, and how many bytes a figure
-sends), `image` (large matrices as a pooled PNG), `matrix` (the traces every matrix figure
-shares), `style`, `labels`, `formulas` (LaTeX of each step), `export` (PNG and standalone
-HTML files) and `notebook` (the public API).
+heatmaps of an attention result), `panels` (several built figures as one figure of panels),
+`budget` (how a matrix is sent, and how many bytes a figure sends), `image` (large matrices
+as a pooled PNG), `matrix` (the traces every matrix figure shares), `style`, `labels`,
+`formulas` (LaTeX of each step), `export` (PNG and standalone HTML files) and `notebook` (the
+public API).
 """
 
 from __future__ import annotations

@@ -65,6 +65,9 @@ EN: dict[str, str] = {
         "key differs: {queries}."
     ),
     "additive.difference_none": "none",
+    "additive.compare_click": (
+        "Click a cell of any of these charts to see its query's features in step 3."
+    ),
     "additive.fig.queries": "Queries Q (n × q)",
     "additive.fig.keys": "Keys K (m × k)",
     "additive.fig.values": "Values V (m × d_v)",
@@ -154,6 +157,7 @@ KO: dict[str, str] = {
         "두 가중치 행렬의 최대 차이: {diff}. 가장 많이 어텐션하는 키가 서로 다른 쿼리: {queries}."
     ),
     "additive.difference_none": "없음",
+    "additive.compare_click": ("아무 차트의 칸이나 누르면 그 쿼리의 특성이 3단계에 나타납니다."),
     "additive.fig.queries": "쿼리 Q (n × q)",
     "additive.fig.keys": "키 K (m × k)",
     "additive.fig.values": "값 V (m × d_v)",

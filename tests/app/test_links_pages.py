@@ -65,10 +65,10 @@ LINKS: dict[str, tuple[controls.Control, ...]] = {
 FIGURES = {
     HOME: "home_weights",
     MASKING: masking_view.FIG_STEPS[2],
-    ADDITIVE: "ad_features",
+    ADDITIVE: additive_view.FEATURES_CHART,
     SQRT_D: sqrt_d_view.SATURATION,
     KERNELS: kernels_view.FIG_FIT,
-    MULTIHEAD: "mh_enlarged",
+    MULTIHEAD: multihead_view.HEADS_CHART,
 }
 
 
@@ -209,7 +209,7 @@ def test_a_link_restores_the_additive_page_with_an_edited_parameter():
     )
     additive_page.check_attention(at, result, q_proj, k_proj, v)
     np.testing.assert_allclose(
-        z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **additive_page.TOL
+        additive_page.z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **additive_page.TOL
     )
     assert url(at) == query
 
@@ -526,8 +526,11 @@ def test_texts_a_page_cannot_read_are_kept_and_explained(page, query, error):
 def test_markup_in_the_sentence_is_only_text():
     at = open_link(MULTIHEAD, {"text": f"{HOSTILE} cat"})
     assert not at.warning and not at.error
-    labels = chart(at, multihead_view.HEAD_CHART)["layout"]["yaxis"]["ticktext"]
-    assert "<script>" not in " ".join(labels)
+    layout = chart(at, multihead_view.HEADS_CHART)["layout"]
+    labels = [
+        t for k, axis in layout.items() if k.startswith("yaxis") for t in axis.get("ticktext", [])
+    ]
+    assert labels and "<script>" not in " ".join(labels)
     assert at.text_input(key=multihead_view.SENTENCE.key).value == f"{HOSTILE} cat"
 
 

@@ -138,11 +138,12 @@ def watched(bare_browser: Any) -> Iterator[tuple[Any, list[str]]]:
 def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, watched):
     page, fetched = watched
     page.goto(f"{app_url}/Multi_head?lang=ko")
-    wait_for_charts(page, 6)
+    wait_for_charts(page, 3)
     box = page.locator('[data-testid="stTextInput"] input').first
     box.fill(TYPED)
     box.press("Enter")
-    wait_until(page, f"() => [...document.querySelectorAll('.xtick text')].some("
+    # Any axis's tick labels: a figure of panels names its axes x, x2, ... (".x5tick").
+    wait_until(page, f"() => [...document.querySelectorAll('[class$=tick] text')].some("
                      f"t => t.textContent === {TYPED.split()[0]!r})")  # fmt: skip
     wait_idle(page)
     wait_for_fonts(page)
@@ -150,8 +151,10 @@ def test_with_no_korean_font_a_korean_page_draws_hangul_with_its_own(app_url, wa
     switch = drawn(page, '[data-testid="stSidebar"] *', "한국어")
     title = drawn(page, "h1", KO["multihead.title"])
     typed = drawn(page, '[data-testid="stTextInput"] input', TYPED)
-    chart_titles = [(text, fonts) for text, fonts in drawn(page, ".gtitle") if HANGUL.search(text)]
-    ticks = drawn(page, ".xtick text, .ytick text", TYPED.split()[0])
+    # A chart's title, or a panel's in a figure of panels (an annotation).
+    titled = drawn(page, ".gtitle, .annotation-text")
+    chart_titles = [(text, fonts) for text, fonts in titled if HANGUL.search(text)]
+    ticks = drawn(page, "[class$=tick] text", TYPED.split()[0])
     for name, found in [("switch", switch), ("title", title), ("typed", typed),
                         ("chart titles", chart_titles), ("typed ticks", ticks)]:  # fmt: skip
         assert found and all_hangul_ours(found), repr((name, found))
@@ -177,7 +180,7 @@ def test_the_same_check_fails_for_hangul_the_page_does_not_give_its_font(bare_br
 def test_an_english_page_fetches_only_the_switchs_small_file(app_url, watched):
     page, fetched = watched
     page.goto(f"{app_url}/Multi_head")
-    wait_for_charts(page, 6)
+    wait_for_charts(page, 3)
     page.wait_for_load_state("networkidle")
     wait_for_fonts(page)
     switch = drawn(page, '[data-testid="stSidebar"] *', "한국어")

@@ -42,7 +42,7 @@ CASES = [  # (path and query, charts it draws)
     *((f"{RANDOM}&n={n}&m={m}&lens=1", 6) for n, m in SIZES),  # with a mask, its note too
     ("Playground?preset=textbook", 6),
     *default_pages(),  # every lesson's page at its defaults
-    ("Multi_head?h=8&causal=1", 4),
+    ("Multi_head?h=8&causal=1", 3),
     ("Across_layers?view=flow", 2),
     ("Across_layers?view=heads", 10),
     ("Across_layers?view=saliency", 1),

@@ -15,7 +15,7 @@ RANDOM_64 = "src=random&n=64&m=64&dq=64&dk=64&dv=64&seed=0"
 PAGES = [  # (path and query, charts): every lesson's page, and views beyond the defaults
     *default_pages(),
     (f"Playground?{RANDOM_64}", 6),
-    ("Multi_head?h=8", 6),
+    ("Multi_head?h=8", 3),
     ("NLI_alignment", 12),
     ("Across_layers?view=flow", 2),
     ("Across_layers?view=heads", 10),

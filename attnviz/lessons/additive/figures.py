@@ -1,5 +1,7 @@
 """The additive attention lesson's figures and formulas: the inputs, their projections, one
-query's tanh features, and additive beside scaled dot-product attention."""
+query's tanh features, and additive beside scaled dot-product attention. Each step's heatmaps
+are one figure of panels (`attnviz.figures.panels`): a change of the sizes or the seed redraws
+four charts, not thirteen."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from typing import Any
 import plotly.graph_objects as go
 
 from attnviz.attention import AttentionResult
-from attnviz.figures import formulas
+from attnviz.figures import formulas, marks
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import default_labels
 from attnviz.figures.matrix import largest
+from attnviz.figures.panels import panels
 from attnviz.i18n import Catalogue
 from attnviz.lessons.additive.compute import Results, Sizes, features
 
@@ -25,12 +28,14 @@ def _matrix(
     text: Catalogue,
     across: int,
     bound: float | None = None,
+    selectable: bool = False,
 ) -> go.Figure:
     """An input or intermediate matrix: rows named `rows`0.., columns `cols`0.. ("u" = units),
-    set `across` a row, on a colour scale to `bound` when given."""
+    set `across` a row, on a colour scale to `bound` when given, its cells clicked when
+    `selectable`."""
     r, c = matrix.shape
     units = cols == "u"
-    return heatmap(
+    figure = heatmap(
         matrix,
         title=title,
         kind="values",
@@ -44,6 +49,7 @@ def _matrix(
         across=across,
         bound=bound,
     )
+    return marks.select_cells(figure) if selectable else figure
 
 
 def _attention(
@@ -52,7 +58,8 @@ def _attention(
     text: Catalogue,
     bounds: tuple[float, float],
 ) -> list[go.Figure]:
-    """Scores, weights and outputs, two across; scores and outputs on the scales `bounds`."""
+    """Scores, weights and outputs, two across; scores and outputs on the scales `bounds`; a click
+    on a cell reports it (its row is the query)."""
     n, m = result.weights.shape
     hover = {text("fig.hover.score"): result.scores, text("fig.hover.weight"): result.weights}
     common: dict[str, Any] = {
@@ -63,9 +70,11 @@ def _attention(
         "across": 2,
     }
     return [
-        heatmap(result.scores, title=titles[0], kind="scores", bound=bounds[0], **common),
-        heatmap(result.weights, title=titles[1], kind="weights", **common),
-        _matrix(result.output, titles[2], "q", "v", text, across=2, bound=bounds[1]),
+        marks.select_cells(
+            heatmap(result.scores, title=titles[0], kind="scores", bound=bounds[0], **common)
+        ),
+        marks.select_cells(heatmap(result.weights, title=titles[1], kind="weights", **common)),
+        _matrix(result.output, titles[2], "q", "v", text, 2, bounds[1], selectable=True),
     ]
 
 
@@ -101,6 +110,29 @@ def result_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
         **dict(zip(("ad_scores", "ad_weights", "ad_output"), additive, strict=True)),
         **dict(zip(("ad_dot_scores", "ad_dot_weights", "ad_dot_output"), dot, strict=True)),
     }
+
+
+COMPARED = ("scores", "weights", "output")  # the comparison's rows, additive left, dot right
+FEATURE_WIDTHS = (4, 1)  # the features beside the query's one column of scores
+
+
+def page_figures(results: Results, text: Catalogue) -> dict[str, go.Figure]:
+    """The page's charts that do not depend on the chosen query, by chart key, each a figure of
+    panels: "ad_inputs" (Q, K, V), "ad_projections" (the projected Q and K) and "ad_compare"
+    (additive left, dot product right; scores, weights, outputs down). Panels side by side on
+    one colour scale share one colour bar."""
+    figs = result_figures(results, text)
+    compared = [figs[f"ad{kind}_{name}"] for name in COMPARED for kind in ("", "_dot")]
+    return {
+        "ad_inputs": panels([figs[key] for key in ("ad_q", "ad_k", "ad_v")]),
+        "ad_projections": panels([figs["ad_q_proj"], figs["ad_k_proj"]]),
+        "ad_compare": panels(compared, columns=2),
+    }
+
+
+def query_figure(results: Results, query: int, text: Catalogue) -> go.Figure:
+    """One query's tanh features beside its scores, one figure of panels."""
+    return panels(list(feature_figures(results, query, text).values()), widths=FEATURE_WIDTHS)
 
 
 def feature_figures(results: Results, query: int, text: Catalogue) -> dict[str, go.Figure]:

@@ -4,6 +4,8 @@ scaled dot-product attention of the projected inputs."""
 
 from __future__ import annotations
 
+import functools
+
 import plotly.graph_objects as go
 import streamlit as st
 import torch
@@ -11,9 +13,11 @@ import torch
 from attnviz import parsing
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import show_error
-from attnviz.app.plot import plot_row
+from attnviz.app.plot import plot
+from attnviz.app.selection import store_panel_click
 from attnviz.app.state import init_state
 from attnviz.figures.labels import default_labels
+from attnviz.figures.panels import panel_cells
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.additive import figures
 from attnviz.lessons.additive.compute import (
@@ -67,6 +71,9 @@ LINK: tuple[controls.Control, ...] = (
     *EDITS.values(),
     QUERY,
 )
+# Chart keys: each chart is a figure of panels (`figures.page_figures`, `figures.query_figure`).
+INPUTS_CHART, PROJECTIONS_CHART, COMPARE_CHART = "ad_inputs", "ad_projections", "ad_compare"
+FEATURES_CHART = "ad_features"
 
 
 def size_controls() -> Sizes:
@@ -165,23 +172,29 @@ def query_selector(n: int) -> int:
 def _figures(
     sizes: Sizes, texts: tuple[str, ...], text: Catalogue, _results: Results
 ) -> dict[str, go.Figure]:
-    return figures.result_figures(_results, text)
+    return figures.page_figures(_results, text)
 
 
 @cache.figures
-def _feature_figures(
+def _feature_figure(
     sizes: Sizes, texts: tuple[str, ...], query: int, text: Catalogue, _results: Results
-) -> dict[str, go.Figure]:
-    return figures.feature_figures(_results, query, text)
+) -> go.Figure:
+    return figures.query_figure(_results, query, text)
 
 
 def show_comparison(results: Results, figs: dict[str, go.Figure]) -> None:
-    """Additive (left) and projected scaled dot-product (right): scores, weights, outputs."""
+    """Additive (left) and projected scaled dot-product (right): scores, weights, outputs, one
+    figure; a click on a cell of any panel shows its query's features."""
     left, right = st.columns(2)
     left.markdown(f"**{t('additive.compare_additive')}**")
     right.markdown(f"**{t('additive.compare_dot')}**")
-    for name in ("scores", "weights", "output"):
-        plot_row({key: figs[key] for key in (f"ad_{name}", f"ad_dot_{name}")})
+    compare = figs[COMPARE_CHART]
+    cells = panel_cells(compare)
+    # Every panel's rows are the queries: a click anywhere picks the query it is in.
+    pick = functools.partial(
+        store_panel_click, COMPARE_CHART, cells, [(QUERY.key, None)] * len(cells)
+    )
+    plot(compare, key=COMPARE_CHART, on_select=pick)
     additive, dot = results.additive.weights, results.dot.weights  # (n, m)
     changed = additive.argmax(-1) != dot.argmax(-1)  # (n,)
     queries = ", ".join(f"q{i}" for i in changed.nonzero().flatten().tolist())
@@ -191,6 +204,8 @@ def show_comparison(results: Results, figs: dict[str, go.Figure]) -> None:
             diff=f"{float((additive - dot).abs().max()):.3g}",
             queries=queries or t("additive.difference_none"),
         )
+        + " "
+        + t("additive.compare_click")
     )
 
 
@@ -200,14 +215,14 @@ def show_results(sizes: Sizes, params: Params, results: Results) -> None:
     figs = _figures(sizes, params.texts, text, results)
     st.subheader(t("additive.inputs_heading"))
     st.caption(t("additive.inputs_note", seed=sizes.seed))
-    plot_row({key: figs[key] for key in ("ad_q", "ad_k", "ad_v")})
+    plot(figs[INPUTS_CHART], key=INPUTS_CHART)
     st.subheader(t("additive.projection_heading"))
     st.markdown(t("additive.projection_text", d_q=sizes.d_q, d_k=sizes.d_k, h=sizes.h))
-    plot_row({key: figs[key] for key in ("ad_q_proj", "ad_k_proj")})
+    plot(figs[PROJECTIONS_CHART], key=PROJECTIONS_CHART)
     st.subheader(t("additive.features_heading"))
     st.markdown(t("additive.features_text"))
     query = query_selector(sizes.n)
-    plot_row(_feature_figures(sizes, params.texts, query, text, results), [4, 1])
+    plot(_feature_figure(sizes, params.texts, query, text, results), key=FEATURES_CHART)
     for line in figures.query_lines(results, query):
         st.latex(line)
     st.subheader(t("additive.compare_heading"))

@@ -1,6 +1,7 @@
 """The multi-head lesson's figures: positional encodings, the layer's input, every head's
 weights as a thumbnail and one enlarged, a head's queries, keys and values, the concatenated
-heads and the projected output."""
+heads and the projected output. Heatmaps that change together are one figure of panels
+(`attnviz.figures.panels`): the causal switch redraws two charts, not four."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import torch
 from attnviz.figures import marks
 from attnviz.figures.grid import heads_grid
 from attnviz.figures.heatmap import heatmap
+from attnviz.figures.panels import panels
 from attnviz.i18n import Catalogue
 from attnviz.lessons.multihead.compute import MultiHeadView, head_slices
 
@@ -86,6 +88,26 @@ def build_figures(view: MultiHeadView, positional: bool, text: Catalogue) -> dic
     }
 
 
+HEADS_WIDTHS = (3, 2)  # the thumbnails beside the enlarged head
+
+
+def page_figures(view: MultiHeadView, positional: bool, text: Catalogue) -> dict[str, go.Figure]:
+    """The page's charts that do not depend on the enlarged head, each a figure of panels:
+    "inputs" (the encodings beside the input) and "outputs" (the concatenation beside the
+    output); and "heads", the thumbnails alone, for `heads_figure`."""
+    figs = build_figures(view, positional, text)
+    return {
+        "inputs": panels([figs["pe"], figs["input"]]),
+        "heads": figs["heads"],
+        "outputs": panels([figs["concat"], figs["output"]]),
+    }
+
+
+def heads_figure(thumbnails: go.Figure, enlarged: go.Figure) -> go.Figure:
+    """The thumbnails (a click on one reports its head) beside the enlarged head, one figure."""
+    return panels([thumbnails, enlarged], widths=HEADS_WIDTHS)
+
+
 def head_figure(view: MultiHeadView, head: int, text: Catalogue) -> go.Figure:
     """Head `head`'s weights, enlarged: tokens on both axes, the numbers in the cells."""
     result = view.result
@@ -102,6 +124,11 @@ def head_figure(view: MultiHeadView, head: int, text: Catalogue) -> go.Figure:
         hover={text("fig.hover.weight"): weights},
         across=2.5,  # two fifths of the row, beside the thumbnails
     )
+
+
+def slices_figure(view: MultiHeadView, head: int, text: Catalogue) -> go.Figure:
+    """Head `head`'s queries, keys and values side by side, one figure of panels."""
+    return panels(list(slices_figures(view, head, text).values()))
 
 
 def slices_figures(view: MultiHeadView, head: int, text: Catalogue) -> dict[str, go.Figure]:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import show_error
-from attnviz.app.plot import csv_downloads, plot, plot_row
+from attnviz.app.plot import csv_downloads, plot
 from attnviz.app.selection import selected_head
 from attnviz.figures import formulas
 from attnviz.figures.labels import unique_labels
@@ -23,7 +23,13 @@ from attnviz.lessons.multihead.compute import (
     compute,
     duplicate,
 )
-from attnviz.lessons.multihead.figures import build_figures, dims, head_figure, slices_figures
+from attnviz.lessons.multihead.figures import (
+    dims,
+    head_figure,
+    heads_figure,
+    page_figures,
+    slices_figure,
+)
 
 MAX_CHARS = 1000
 SAME_ROWS = 1e-6  # rows of weights closer than this count as identical
@@ -36,10 +42,12 @@ CAUSAL = controls.bool_control("causal", "mh_causal", False)
 # The enlarged head, 0..h-1; a link's head beyond the chosen h starts at head 0.
 HEAD = controls.int_control("head", "mh_head", 0, 0, max(HEAD_COUNTS) - 1)
 LINK: tuple[controls.Control, ...] = (SENTENCE, D_MODEL, HEADS, SEED, POSITIONAL, CAUSAL, HEAD)
-# Chart keys.
+# Chart keys, each a figure of panels: the encodings and the input; the thumbnails and the
+# enlarged head; the head's Q, K and V; the concatenation and the output.
+INPUTS_CHART = "mh_inputs"
 HEADS_CHART = "mh_grid"
-HEAD_CHART = "mh_enlarged"
-SLICES = {"q": "mh_q", "k": "mh_k", "v": "mh_v"}
+SLICES_CHART = "mh_slices"
+OUTPUTS_CHART = "mh_outputs"
 SLICES_OPEN = "mh_slices_open"
 
 
@@ -82,18 +90,20 @@ def computed(choice: MultiHeadChoice) -> MultiHeadView:
 # Building the page's heatmaps costs far more than the attention itself.
 @cache.figures
 def figures_for(choice: MultiHeadChoice, text: Catalogue) -> dict[str, go.Figure]:
-    """The heatmaps that do not depend on the enlarged head, by name (`build_figures`)."""
-    return build_figures(computed(choice), choice.positional, text)
+    """The charts that do not depend on the enlarged head, by name (`page_figures`)."""
+    return page_figures(computed(choice), choice.positional, text)
 
 
 @cache.figures
-def enlarged(choice: MultiHeadChoice, head: int, text: Catalogue) -> go.Figure:
-    return head_figure(computed(choice), head, text)
+def heads_for(choice: MultiHeadChoice, head: int, text: Catalogue) -> go.Figure:
+    """The thumbnails beside head `head` enlarged."""
+    thumbnails = figures_for(choice, text)["heads"]
+    return heads_figure(thumbnails, head_figure(computed(choice), head, text))
 
 
 @cache.figures
-def slices_for(choice: MultiHeadChoice, head: int, text: Catalogue) -> dict[str, go.Figure]:
-    return slices_figures(computed(choice), head, text)
+def slices_for(choice: MultiHeadChoice, head: int, text: Catalogue) -> go.Figure:
+    return slices_figure(computed(choice), head, text)
 
 
 def _pick_head() -> None:
@@ -118,16 +128,12 @@ def choose_head(heads: int) -> int:
     return int(head or 0)
 
 
-def show_heads(figs: dict[str, go.Figure], choice: MultiHeadChoice) -> int:
-    """Every head as a thumbnail (a click enlarges one) beside the enlarged head; the enlarged
-    head's number."""
+def show_heads(choice: MultiHeadChoice) -> int:
+    """Every head as a thumbnail (a click enlarges one) beside the enlarged head, one figure;
+    the enlarged head's number."""
     head = choose_head(choice.heads)
-    left, right = st.columns([3, 2])
-    with left:
-        plot(figs["heads"], key=HEADS_CHART, on_select=_pick_head)
-        st.caption(t("multihead.heads_click", head=head))
-    with right:
-        plot(enlarged(choice, head, catalogue()), key=HEAD_CHART)
+    plot(heads_for(choice, head, catalogue()), key=HEADS_CHART, on_select=_pick_head)
+    st.caption(t("multihead.heads_click", head=head))
     return head
 
 
@@ -138,8 +144,7 @@ def show_slices(choice: MultiHeadChoice, head: int) -> None:
         if not box.open:  # lazy: three charts fewer to build and redraw at each change
             return
         st.caption(t("multihead.slices_text", head=head))
-        figs = slices_for(choice, head, catalogue())
-        plot_row({SLICES[name]: figs[name] for name in ("q", "k", "v")})
+        plot(slices_for(choice, head, catalogue()), key=SLICES_CHART)
 
 
 def show_symmetry(view: MultiHeadView, choice: MultiHeadChoice) -> None:
@@ -183,8 +188,11 @@ def show_formulas(view: MultiHeadView, head: int, causal: bool) -> None:
         r" V_i = X W_v^{(i)} + b_v^{(i)}, \qquad i = 0, \dots, h-1"
     )
     st.markdown(t("multihead.formula_slices"))
+    # A slot either way: the formulas below keep their places, so the causal switch leaves
+    # them as they were drawn instead of drawing them again one place down.
+    mask_note = st.empty()
     if causal:
-        st.markdown(t("multihead.formula_mask"))
+        mask_note.markdown(t("multihead.formula_mask"))
     st.latex(
         r"PE_{t,2j} = \sin\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right),\ "
         r"PE_{t,2j+1} = \cos\!\left(\frac{t}{10000^{2j/d_{\mathrm{model}}}}\right)"
@@ -237,15 +245,15 @@ def show() -> None:
     if view.found > len(view.tokens):
         st.info(t("multihead.truncated", found=view.found, limit=MAX_TOKENS))
     st.subheader(t("multihead.inputs_heading"))
-    plot_row({"mh_pe": figs["pe"], "mh_input": figs["input"]})
+    plot(figs["inputs"], key=INPUTS_CHART)
     if not choice.positional:
         st.caption(t("multihead.pe_off"))
     st.subheader(t("multihead.heads_heading"))
     show_symmetry(view, choice)
-    head = show_heads(figs, choice)
+    head = show_heads(choice)
     show_slices(choice, head)
     st.subheader(t("multihead.output_heading"))
-    plot_row({"mh_concat": figs["concat"], "mh_output": figs["output"]})
+    plot(figs["outputs"], key=OUTPUTS_CHART)
     with st.expander(t("multihead.formula_heading"), expanded=True):
         show_formulas(view, head, choice.causal)
     st.subheader(t("multihead.downloads_heading"))

@@ -13,9 +13,11 @@ import torch
 import torch.nn.functional as F
 
 from attnviz.figures import formulas
+from attnviz.figures import panels as kit
 from attnviz.lessons.additive import compute, figures
 from tests.english import EN, KO
 from tests.lessons.additive.test_compute import loop_scores
+from tests.plotly_data import annotation_texts, figure_json, panel_traces, panel_z
 
 # Every size different, so a transposed matrix cannot pass.
 SIZES = compute.Sizes(n=4, m=6, d_q=3, d_k=5, d_v=2, seed=3, h=7, param_seed=1)
@@ -151,3 +153,38 @@ def test_query_lines_quote_the_querys_numbers(results):
     np.testing.assert_allclose(vector_numbers(s_line), expected["ad_scores"][query], rtol=5e-3)
     np.testing.assert_allclose(vector_numbers(alpha_line), expected["ad_weights"][query], rtol=5e-3)
     np.testing.assert_allclose(vector_numbers(o_line), expected["ad_output"][query], rtol=5e-3)
+
+
+def test_each_step_is_one_figure_of_panels_with_the_same_numbers(results):
+    singles = figures.result_figures(results, EN)
+    page = figures.page_figures(results, EN)
+    assert list(page) == ["ad_inputs", "ad_projections", "ad_compare"]
+    expected = by_hand(results)
+    laid_out = {
+        "ad_inputs": ["ad_q", "ad_k", "ad_v"],
+        "ad_projections": ["ad_q_proj", "ad_k_proj"],
+        "ad_compare": [f"ad{kind}_{name}" for name in figures.COMPARED for kind in ("", "_dot")],
+    }
+    for chart, names in laid_out.items():
+        drawn = figure_json(page[chart])
+        titles = annotation_texts(drawn)
+        for panel, name in enumerate(names):
+            np.testing.assert_allclose(panel_z(drawn, panel), expected[name], rtol=1e-4, atol=1e-5)
+            assert singles[name].layout.title.text in titles, name
+    # Additive left, dot product right: each row on one scale, its one bar on the right.
+    compare = figure_json(page["ad_compare"])
+    shown = [panel_traces(compare, p)[0].get("showscale", True) for p in range(6)]
+    assert shown == [False, True] * 3
+    assert len(kit.panel_cells(page["ad_compare"])) == 6  # a click on any panel is decoded
+    assert None not in kit.panel_cells(page["ad_compare"])
+
+
+def test_the_features_sit_beside_the_querys_scores(results):
+    fig = figures.query_figure(results, 2, EN)
+    drawn = figure_json(fig)
+    singles = figures.feature_figures(results, 2, EN)
+    np.testing.assert_allclose(panel_z(drawn, 0), z(singles["ad_features"]))
+    np.testing.assert_allclose(panel_z(drawn, 1), z(singles["ad_query_scores"]))
+    wide, narrow = fig.layout.xaxis.domain, fig.layout.xaxis2.domain
+    assert wide[1] - wide[0] > 3 * (narrow[1] - narrow[0])  # four fifths beside one fifth
+    assert "tanh(W_q q + W_k k_j) for query q2 (m × h)" in annotation_texts(drawn)

@@ -9,13 +9,32 @@ import torch
 import torch.nn.functional as F
 
 from attnviz import parsing
+from attnviz.app import selection
 from attnviz.attention import attend
 from attnviz.inputs import random_qkv as random_inputs
 from attnviz.lessons.additive import compute, view
-from tests.apptest import chart, open_page, z_of
+from tests.apptest import chart, open_page, panel_z_of
+from tests.plotly_data import annotation_texts, decode
 
 PAGE = "pages/3_Additive_attention.py"
 TOL = {"rtol": 1e-5, "atol": 1e-6}
+# Each matrix's chart and panel: the page draws each step as one figure of panels.
+PANELS = {
+    name: (chart, panel)
+    for chart, names in (
+        (view.INPUTS_CHART, ("ad_q", "ad_k", "ad_v")),
+        (view.PROJECTIONS_CHART, ("ad_q_proj", "ad_k_proj")),
+        (view.FEATURES_CHART, ("ad_features", "ad_query_scores")),
+        (view.COMPARE_CHART, ("ad_scores", "ad_dot_scores", "ad_weights", "ad_dot_weights",
+                              "ad_output", "ad_dot_output")),
+    )
+    for panel, name in enumerate(names)
+}  # fmt: skip
+
+
+def z_of(at, name: str) -> np.ndarray:
+    """The matrix `name` ("ad_scores", ...) as the page drew it, in its chart's panel."""
+    return panel_z_of(at, *PANELS[name])
 
 
 def expected(n=3, m=5, d_q=2, d_k=4, d_v=3, seed=0, h=8, param_seed=0, **given):
@@ -42,7 +61,8 @@ def check_attention(at, additive, q_proj, k_proj, values):
 def test_defaults_render_the_backend_numbers():
     at = open_page(PAGE)
     (q, k, v), additive, (q_proj, k_proj) = expected()
-    assert len(at.get("plotly_chart")) == 13
+    charts = [c.proto.id.rpartition("-")[2] for c in at.get("plotly_chart")]
+    assert charts == ["ad_inputs", "ad_projections", "ad_features", "ad_compare"]
     np.testing.assert_allclose(z_of(at, "ad_q"), q, **TOL)
     np.testing.assert_allclose(z_of(at, "ad_k"), k, **TOL)
     np.testing.assert_allclose(z_of(at, "ad_v"), v, **TOL)
@@ -109,7 +129,9 @@ def test_chosen_query_changes_the_tanh_features():
     _, additive, (q_proj, k_proj) = expected()
     np.testing.assert_allclose(z_of(at, "ad_features"), torch.tanh(q_proj[2] + k_proj), **TOL)
     np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[2], **TOL)
-    assert "q2" in chart(at, "ad_features")["layout"]["title"]["text"]
+    assert "tanh(W_q q + W_k k_j) for query q2 (m × h)" in annotation_texts(
+        chart(at, view.FEATURES_CHART)
+    )
     # w_v^T of the features is the row of scores.
     features = z_of(at, "ad_features")
     np.testing.assert_allclose(features @ additive.params["w_v"].numpy(), additive.scores[2], **TOL)
@@ -175,3 +197,26 @@ def test_inputs_survive_a_visit_to_another_page():
     assert at.text_area(key=view.TEXTS["w_v"]).value == "1, 2, 3, 4"
     (_, _, v), additive, (q_proj, k_proj) = expected(h=4, w_v=torch.tensor([1.0, 2, 3, 4]))
     check_attention(at, additive, q_proj, k_proj, v)
+
+
+def test_a_click_on_any_comparison_panel_shows_its_querys_features():
+    at = open_page(PAGE)
+    drawn = chart(at, view.COMPARE_CHART)
+    cells = drawn["layout"]["meta"]["cells"]
+    assert len(cells) == 6 and all(drawn["data"][c]["name"] == "cells" for c in cells)
+    _, additive, (q_proj, k_proj) = expected()
+    for panel, (row, col) in enumerate([(2, 4), (1, 0), (2, 1), (0, 3), (1, 2), (2, 0)]):
+        # The point Plotly reports for a click on that cell of that panel's overlay.
+        overlay = drawn["data"][cells[panel]]
+        at_cell = (decode(overlay["x"]) == col) & (decode(overlay["y"]) == row)
+        (index,) = np.flatnonzero(at_cell)
+        point = {"curve_number": cells[panel], "point_index": int(index), "x": col, "y": row}
+        picked = selection.selected_panel_cell({"selection": {"points": [point]}}, cells)
+        assert picked == (panel, row, col)
+        # What the chart's on_select stores (selection.store_panel_click): the row's query.
+        at.session_state[view.QUERY.key] = picked[1]
+        at.run()
+        assert not at.exception
+        features = z_of(at, "ad_features")
+        np.testing.assert_allclose(features, torch.tanh(q_proj[row] + k_proj), **TOL)
+        np.testing.assert_allclose(z_of(at, "ad_query_scores")[:, 0], additive.scores[row], **TOL)

@@ -11,7 +11,7 @@ from attnviz.figures.fit import TICK_GAP, chart_width, labels_width
 from attnviz.lessons.multihead import figures
 from attnviz.lessons.multihead.compute import MultiHeadChoice, compute
 from tests.english import EN
-from tests.plotly_data import decode
+from tests.plotly_data import annotation_texts, decode, figure_json, panel_traces, panel_z
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +55,21 @@ def test_the_head_thumbnails_and_the_enlarged_head(view) -> None:  # type: ignor
     )
     slices = figures.slices_figures(view, 1, EN).values()
     assert [decode(f.to_plotly_json()["data"][0]["z"]).shape for f in slices] == [(6, 4)] * 3
+
+
+def test_charts_that_change_together_are_one_figure_of_panels(view) -> None:  # type: ignore[no-untyped-def]
+    built = figures.build_figures(view, True, EN)
+    page = figures.page_figures(view, True, EN)
+    for chart, names in (("inputs", ("pe", "input")), ("outputs", ("concat", "output"))):
+        drawn = figure_json(page[chart])
+        for panel, name in enumerate(names):
+            single = decode(built[name].to_plotly_json()["data"][0]["z"])
+            np.testing.assert_allclose(panel_z(drawn, panel), single)
+            assert built[name].layout.title.text in annotation_texts(drawn)
+    both = figure_json(figures.heads_figure(page["heads"], figures.head_figure(view, 2, EN)))
+    heats = [t for t in panel_traces(both, 0) if t["type"] == "heatmap"]
+    assert len(heats) == 4 and "heads" in {t.get("name") for t in panel_traces(both, 0)}
+    np.testing.assert_allclose(panel_z(both, 1), view.result.weights[2], atol=1e-6)
+    assert "Head 2 weights" in annotation_texts(both)
+    slices = figure_json(figures.slices_figure(view, 1, EN))
+    assert [panel_z(slices, p).shape for p in range(3)] == [(6, 4)] * 3

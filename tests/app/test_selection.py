@@ -1,0 +1,61 @@
+"""Clicks on a figure of panels: (panel, row, column), kept under each panel's keys."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import streamlit as st
+
+from attnviz.app import selection
+from attnviz.figures.panels import panel_cells, panels
+from tests import english as en
+
+
+@pytest.fixture
+def cells() -> list[int | None]:
+    figures = [
+        en.heatmap(np.eye(3), title="a", kind="weights", selectable=True, across=3),
+        en.heatmap(np.eye(3), title="b", kind="weights", across=3),
+        en.heatmap(np.ones((2, 4)), title="c", kind="weights", selectable=True, across=3),
+    ]
+    return panel_cells(panels(figures))
+
+
+def _click(curve: int, x: float, y: float) -> dict:
+    return {"selection": {"points": [{"curve_number": curve, "x": x, "y": y}]}}
+
+
+def test_a_click_names_its_panel_row_and_column(cells):
+    assert selection.selected_panel_cell(_click(cells[0], 2, 1), cells) == (0, 1, 2)
+    assert selection.selected_panel_cell(_click(cells[2], 3.0000001, 0.9999), cells) == (2, 1, 3)
+    point = {"curve_number": cells[2], "x": 0, "y": 0}
+    state = SimpleNamespace(selection=SimpleNamespace(points=[point]))
+    assert selection.selected_panel_cell(state, cells) == (2, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [None, {}, {"selection": {"points": []}}, {"selection": {"points": [{"x": 1, "y": 1}]}}],
+)
+def test_no_overlay_point_is_no_cell(cells, state):
+    assert selection.selected_panel_cell(state, cells) is None
+
+
+def test_a_point_of_another_trace_is_not_a_cell(cells):
+    assert selection.selected_panel_cell(_click(0, 1, 1), cells) is None  # panel a's heatmap
+
+
+def test_store_panel_click_keeps_the_cell_under_its_panels_keys(cells, monkeypatch):
+    state: dict = {"chart": _click(cells[2], 3, 1)}
+    monkeypatch.setattr(st, "session_state", state)
+    keys = [("a_row", "a_col"), None, ("c_row", "c_col")]
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["c_row"], state["c_col"]) == (1, 3) and "a_row" not in state
+    state["chart"] = _click(cells[0], 2, 2)
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["a_row"], state["a_col"]) == (2, 2)
+    state["chart"] = {"selection": {"points": []}}
+    selection.store_panel_click("chart", cells, [None, None, None])
+    assert (state["a_row"], state["a_col"]) == (2, 2)
