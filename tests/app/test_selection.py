@@ -9,6 +9,7 @@ import pytest
 import streamlit as st
 
 from attnviz.app import selection
+from attnviz.figures import marks
 from attnviz.figures.panels import panel_cells, panels
 from tests import english as en
 
@@ -16,9 +17,9 @@ from tests import english as en
 @pytest.fixture
 def cells() -> list[int | None]:
     figures = [
-        en.heatmap(np.eye(3), title="a", kind="weights", selectable=True, across=3),
+        marks.select_cells(en.heatmap(np.eye(3), title="a", kind="weights", across=3)),
         en.heatmap(np.eye(3), title="b", kind="weights", across=3),
-        en.heatmap(np.ones((2, 4)), title="c", kind="weights", selectable=True, across=3),
+        marks.select_cells(en.heatmap(np.ones((2, 4)), title="c", kind="weights", across=3)),
     ]
     return panel_cells(panels(figures))
 

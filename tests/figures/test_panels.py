@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from attnviz.figures import marks
 from attnviz.figures import panels as kit
 from tests import english as en
 from tests.plotly_data import decode, figure_json
@@ -20,25 +21,27 @@ def _matrix(seed: int, n: int = 3, m: int = 4) -> np.ndarray:
 @pytest.fixture
 def sources() -> list[go.Figure]:
     return [
-        en.heatmap(
-            _matrix(0),
-            title="scores <b>",
-            kind="scores",
-            selectable=True,
-            across=3,
-            col_labels=["<i>a", "b", "c", "d"],
-            selected=(1, 2),
+        marks.select(
+            marks.select_cells(
+                en.heatmap(
+                    _matrix(0),
+                    title="scores <b>",
+                    kind="scores",
+                    across=3,
+                    col_labels=["<i>a", "b", "c", "d"],
+                )
+            ),
+            1,
+            2,
         ),
-        en.heatmap(
-            _matrix(1, 4, 4),
-            title="square",
-            kind="scores",
-            across=3,
-            vlines=[1.5],
-            mask=np.tri(4, 4) > 0,
+        marks.vlines(
+            en.heatmap(
+                _matrix(1, 4, 4), title="square", kind="scores", across=3, mask=np.tri(4, 4) > 0
+            ),
+            [1.5],
         ),
-        en.heatmap(
-            np.full((3, 2), 0.5), title="weights", kind="weights", selectable=True, across=3
+        marks.select_cells(
+            en.heatmap(np.full((3, 2), 0.5), title="weights", kind="weights", across=3)
         ),
     ]
 
