@@ -48,7 +48,7 @@ CASES = [  # (path and query, charts it draws)
     ("Across_layers?view=saliency", 1),
     ("Across_layers?view=heads&lang=ko", 10),
     ("Playground?lang=ko&preset=textbook", 6),
-    ("NLI_alignment?lang=ko", 8),
+    ("NLI_alignment?lang=ko", 3),
 ]
 
 
