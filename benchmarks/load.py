@@ -104,7 +104,7 @@ class Page:
 PLAYGROUND = Page(
     name="Playground",
     link="src=random&n=8&m=8&dq=4&dk=4&dv=4",
-    charts=("pg_steps", "pg_values_output", "pg_breakdown"),
+    charts=("pg_steps", "pg_breakdown"),
     changes=(
         Change("temperature", "attn_temperature", "double_array_value", "T"),
         Change("seed", "qkv_seed", "int_value", "seed"),

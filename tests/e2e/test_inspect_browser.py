@@ -105,9 +105,9 @@ def test_a_1024_matrix_renders_as_an_image_and_redraws(app_url, page):
 def test_a_figure_downloads_as_png_and_html(app_url, page):
     page.goto(f"{app_url}/Playground")
     wait_for_charts(page, 6)
-    column = page.locator('[data-testid="stColumn"]', has_text=WEIGHTS)
-    menu = column.get_by_test_id("stPopoverButton").first
-    menu.click()  # the export menu under the attention weights
+    # The export menu under the three steps (one figure of panels, the weights among them).
+    menu = page.locator(".st-key-export_pg_steps").get_by_test_id("stPopoverButton").first
+    menu.click()
     body = page.locator('[data-testid="stPopoverBody"]')
     with page.expect_download(timeout=60_000) as download:
         body.get_by_role("button", name="PNG image").click()
@@ -115,7 +115,7 @@ def test_a_figure_downloads_as_png_and_html(app_url, page):
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     picture = Image.open(io.BytesIO(data))
     assert picture.size[0] >= 600 and picture.size[1] >= 400
-    assert download.value.suggested_filename == "Attention_weights_softmax.png"
+    assert download.value.suggested_filename == "pg_steps.png"  # a figure of panels: no title
     # The picture holds the chart: more than a few colours (not a blank page).
     assert len(picture.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 20
 

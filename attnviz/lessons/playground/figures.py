@@ -1,6 +1,6 @@
-"""The Playground's charts of one result: the three attention steps as one figure of panels, the
-values beside the outputs as another (`attnviz.figures.panels`). A change of the scoring
-function, the temperature or the inputs redraws these two and the breakdown, not six charts."""
+"""The Playground's chart of one result: the three attention steps side by side above the values
+beside the outputs, one figure of panels (`attnviz.figures.panels`). A change of the scoring
+function, the temperature or the inputs redraws it and the breakdown, not six charts."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from attnviz.figures.panels import panels
 from attnviz.figures.steps import step_figure
 from attnviz.i18n import Catalogue
 
-ATTENTION_STEPS = ("scores", "masked_scores", "weights")  # the panels of `steps_figure`
-VECTOR_STEPS = ("values", "output")  # the panels of `vectors_figure`
+ATTENTION_STEPS = ("scores", "masked_scores", "weights")  # `steps_figure`'s panels, top row
+VECTOR_STEPS = ("values", "output")  # and below
 
 
 def _step_panels(
@@ -36,27 +36,16 @@ def steps_figure(
     masked_values: bool,
     text: Catalogue,
 ) -> go.Figure:
-    """Raw scores, masked scores and weights side by side, one figure: each panel's cells are
-    click targets (on matrices small enough), the `selected` (query, key) cell boxed and its
-    row framed; `masked_values` writes the masked cells' numbers in their gaps."""
-    return _step_panels(
-        result, values, ATTENTION_STEPS, query_labels=query_labels, key_labels=key_labels,
-        selected=selected, masked_values=masked_values, selectable=True, text=text,
-    )  # fmt: skip
-
-
-def vectors_figure(
-    result: AttentionResult,
-    values: torch.Tensor,
-    *,
-    query_labels: Sequence[str],
-    key_labels: Sequence[str],
-    selected: tuple[int, int],
-    text: Catalogue,
-) -> go.Figure:
-    """The values beside the outputs, one figure: the selected key's row of the values and the
-    selected query's row of the outputs framed."""
-    return _step_panels(
-        result, values, VECTOR_STEPS, query_labels=query_labels, key_labels=key_labels,
-        selected=selected, text=text,
-    )  # fmt: skip
+    """Raw scores, masked scores and weights side by side, the values beside the outputs below,
+    one figure. The attention steps' cells are click targets (on matrices small enough), the
+    `selected` (query, key) cell boxed and its row framed; `masked_values` writes the masked
+    cells' numbers in their gaps. The selected key's row of the values and the selected query's
+    row of the outputs are framed."""
+    given: dict[str, Any] = {
+        "query_labels": query_labels, "key_labels": key_labels, "selected": selected,
+        "text": text,
+    }  # fmt: skip
+    attention = _step_panels(
+        result, values, ATTENTION_STEPS, masked_values=masked_values, selectable=True, **given
+    )
+    return panels([attention, _step_panels(result, values, VECTOR_STEPS, **given)], columns=1)

@@ -82,12 +82,12 @@ LINK: tuple[controls.Control, ...] = (
     BACK,
     TOKENS,
 )
-# Chart keys, each a figure of panels (`figures`): the three attention steps; the values beside
-# the outputs. PANELS: each matrix's chart and panel.
-STEPS_CHART, VECTORS_CHART = "pg_steps", "pg_values_output"
+# The steps' chart key: one figure of panels (`figures.steps_figure`). PANELS: each matrix's
+# chart and panel.
+STEPS_CHART = "pg_steps"
 PANELS = {
-    **{f"pg_{name}": (STEPS_CHART, i) for i, name in enumerate(figures.ATTENTION_STEPS)},
-    **{f"pg_{name}": (VECTORS_CHART, i) for i, name in enumerate(figures.VECTOR_STEPS)},
+    f"pg_{name}": (STEPS_CHART, i)
+    for i, name in enumerate(figures.ATTENTION_STEPS + figures.VECTOR_STEPS)
 }
 
 
@@ -176,10 +176,10 @@ def show_row_check(result: AttentionResult, fill_value: float) -> None:
 def show_steps(
     result: AttentionResult, qkv: QKV, selected: tuple[int, int], text: Catalogue
 ) -> None:
-    """Raw scores, masked scores and weights side by side, one figure (click a cell of any of
-    them to select its query and key, on matrices small enough for click targets; the selected
-    cell is boxed and its row framed); values beside outputs below, another, the key's and the
-    query's rows framed."""
+    """Raw scores, masked scores and weights side by side (click a cell of any of them to select
+    its query and key, on matrices small enough for click targets; the selected cell is boxed
+    and its row framed), values beside outputs below (the key's and the query's rows framed),
+    one figure."""
     labels: dict[str, Any] = {
         "query_labels": qkv.query_labels,
         "key_labels": qkv.key_labels,
@@ -189,10 +189,9 @@ def show_steps(
     masked_values = bool(st.session_state[SHOW_MASKED.key])
     steps = figures.steps_figure(result, qkv.values, masked_values=masked_values, **labels)
     cells = panel_cells(steps)
-    # Every panel's rows are the queries and its columns the keys.
+    # The panels with click targets are the attention steps: rows the queries, columns the keys.
     pick = functools.partial(store_panel_click, STEPS_CHART, cells, [(QUERY, KEY)] * len(cells))
     plot(steps, key=STEPS_CHART, on_select=pick)
-    plot(figures.vectors_figure(result, qkv.values, **labels), key=VECTORS_CHART)
     n, m = result.weights.shape[-2:]
     if max(n, m) > NUMBERS_LIMIT:
         st.caption(t("playground.big_note", limit=NUMBERS_LIMIT))
