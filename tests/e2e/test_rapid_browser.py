@@ -33,7 +33,7 @@ def test_key_presses_faster_than_the_reruns_end_at_the_last_value(app_url, page)
     assert "T=0.6" in page.url  # the link says so too
     np.testing.assert_allclose(z_of(page, WEIGHTS), expected_weights(0.6), rtol=1e-5, atol=1e-7)
     main = page.locator('[data-testid="stMain"]')
-    assert main.locator(".js-plotly-plot").count() == 3  # no chart left over from a rerun
+    assert main.locator(".js-plotly-plot").count() == 2  # no chart left over from a rerun
     titles = page.evaluate(  # a figure of panels by its panels' titles
         "() => Array.from(document.querySelectorAll('.js-plotly-plot'), d =>"
         " ((d.layout.meta || {}).titles || [d.layout.title.text]).join(' | '))"
