@@ -17,6 +17,7 @@ from attnviz.i18n import Catalogue
 
 ATTENTION_STEPS = ("scores", "masked_scores", "weights")  # `steps_figure`'s panels, top row
 VECTOR_STEPS = ("values", "output")  # and below
+EDGE = 12  # px of margin at the left and the top of the steps' figure
 
 
 def _step_panels(
@@ -48,4 +49,7 @@ def steps_figure(
     attention = _step_panels(
         result, values, ATTENTION_STEPS, masked_values=masked_values, selectable=True, **given
     )
-    return panels([attention, _step_panels(result, values, VECTOR_STEPS, **given)], columns=1)
+    figure = panels([attention, _step_panels(result, values, VECTOR_STEPS, **given)], columns=1)
+    # Crowded ticks (64 keys) reach a few px past the panels' paper at the left and the top:
+    # room there keeps Plotly from drawing the figure twice to make it (its automatic margins).
+    return figure.update_layout(margin={"l": EDGE, "t": EDGE}, height=figure.layout.height + EDGE)
