@@ -70,8 +70,8 @@ def alignments_figure(
     """Every alignment chart of one pair as one figure of panels, two across: the trained
     model's (left) beside the untrained one's, the row-wise weights (the hard alignment boxed),
     e and the other direction down (`TRAINED_PANELS`); without a trained model, e beside the
-    weights and the other direction below (`UNTRAINED_PANELS`). Side by side on one colour scale,
-    the two weights share one colour bar."""
+    weights and the other direction below (`UNTRAINED_PANELS`). Side by side on one colour scale
+    (the two models' weights, their other directions), two panels share one colour bar."""
     figs = alignment_figures(untrained, row_name, col_name, text)
     if trained is None:
         return panels([figs[name] for name in UNTRAINED_PANELS], columns=2)
