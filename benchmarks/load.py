@@ -104,14 +104,7 @@ class Page:
 PLAYGROUND = Page(
     name="Playground",
     link="src=random&n=8&m=8&dq=4&dk=4&dv=4",
-    charts=(
-        "pg_scores",
-        "pg_masked_scores",
-        "pg_weights",
-        "pg_values",
-        "pg_output",
-        "pg_breakdown",
-    ),
+    charts=("pg_steps", "pg_breakdown"),
     changes=(
         Change("temperature", "attn_temperature", "double_array_value", "T"),
         Change("seed", "qkv_seed", "int_value", "seed"),
@@ -121,9 +114,7 @@ NLI = Page(
     name="NLI_alignment",
     link="",
     charts=(
-        "nli_e",
-        "nli_weights",
-        "nli_other",
+        "nli_alignments",  # the shipped model's and the untrained alignments, one figure
         "nli_trained_compare",  # the shipped model's; the untrained one is folded away
     ),
     changes=(

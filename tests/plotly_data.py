@@ -58,3 +58,21 @@ def panel_z(figure: dict[str, Any], panel: int) -> np.ndarray:
 def annotation_texts(figure: dict[str, Any]) -> list[str]:
     """Every annotation's text: a figure of panels writes its panels' titles as annotations."""
     return [a.get("text", "") for a in figure["layout"].get("annotations", [])]
+
+
+def panel_axis(figure: dict[str, Any], panel: int, letter: str) -> dict[str, Any]:
+    """The layout of panel `panel`'s `letter` ("x" or "y") axis, the one its first heatmap uses."""
+    heat = next(t for t in panel_traces(figure, panel) if t["type"] == "heatmap")
+    name = heat.get(f"{letter}axis", letter)
+    return dict(figure["layout"][f"{letter}axis{name[1:]}"])
+
+
+def panel_click(figure: dict[str, Any], panel: int, row: int, col: int) -> dict[str, Any]:
+    """The selection event Plotly reports for a click on cell (row, col) of panel `panel`'s
+    click overlay, in a figure of panels."""
+    curve = figure["layout"]["meta"]["cells"][panel]
+    overlay = figure["data"][curve]
+    at_cell = (decode(overlay["x"]) == col) & (decode(overlay["y"]) == row)
+    (index,) = np.flatnonzero(at_cell)
+    point = {"curve_number": curve, "point_index": int(index), "x": col, "y": row}
+    return {"selection": {"points": [point]}}

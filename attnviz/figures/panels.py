@@ -78,7 +78,8 @@ def panels(
 
     The result's `layout.meta` holds, per panel, the trace number of its click overlay ("cells",
     None: not selectable; `panel_cells` reads it), the [first, last + 1) trace numbers of its
-    traces ("traces") and its title as its figure had it ("titles")."""
+    traces ("traces") and its title as its figure had it ("titles"). A figure of panels among
+    `figures` (a row of panels above another row of other widths) counts as its panels there."""
     if not figures:
         raise ValueError("panels needs at least one figure")
     columns = len(figures) if columns is None else columns
@@ -92,8 +93,8 @@ def panels(
     layout["margin"] |= {"l": 0, "r": 0, "b": 0}
     layout["annotations"], layout["shapes"], layout["images"] = [], [], []
     data: list[dict[str, Any]] = []
-    cells: list[int | None] = []
     spans: list[range] = []
+    meta: dict[str, list[Any]] = {"cells": [], "traces": [], "titles": []}
     numbers = {"x": 0, "y": 0}
     row_top = 0.0
     for index, source in enumerate(sources):
@@ -104,33 +105,39 @@ def panels(
         box = _box(source["layout"], left, row_top, cell_width, heights[index], width, paper_height)
         names = _axis_names(source, numbers)
         traces = [_moved_trace(trace, names, box) for trace in source["data"]]
-        overlay = [i for i, trace in enumerate(traces) if trace.get("name") == OVERLAY_NAME]
-        cells.append(len(data) + overlay[-1] if overlay else None)
+        _record(meta, source, traces, len(data))
         spans.append(range(len(data), len(data) + len(traces)))
         data.extend(traces)
         _move_layout(source["layout"], names, box, layout)
     if share_bars:
         _share_bars(data, spans, columns)
-    titles = [source["layout"].get("title", {}).get("text", "") for source in sources]
-    return _figure(data, layout, cells, spans, titles)
+    layout["meta"] = meta
+    return _figure(data, layout)
 
 
-def _figure(
-    data: list[dict[str, Any]],
-    layout: dict[str, Any],
-    cells: list[int | None],
-    spans: list[range],
-    titles: list[str],
-) -> go.Figure:
-    """The figure of panels, with what `layout.meta` records of each panel."""
-    traces = [[span.start, span.stop] for span in spans]
-    layout["meta"] = {"cells": cells, "traces": traces, "titles": titles}
+def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
+    """The figure of panels, its empty layout lists left out."""
     for part in ("annotations", "shapes", "images"):
         if not layout[part]:
             del layout[part]
     # Every trace and axis comes from a figure Plotly has checked once, as its builder made
     # it; checking them all again took as long as building the heatmaps.
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _record(meta: dict[str, list[Any]], source: dict[str, Any], traces: list[Any], at: int) -> None:
+    """A panel's click overlay, traces and title into `meta`, its traces starting at trace `at`;
+    a figure of panels set as a panel gives its own panels, each recorded."""
+    inner = source["layout"].get("meta")
+    if isinstance(inner, dict) and "traces" in inner:  # a figure of panels: its panels, moved on
+        meta["cells"] += [None if cell is None else at + cell for cell in inner["cells"]]
+        meta["traces"] += [[at + first, at + stop] for first, stop in inner["traces"]]
+        meta["titles"] += list(inner["titles"])
+        return
+    overlay = [i for i, trace in enumerate(traces) if trace.get("name") == OVERLAY_NAME]
+    meta["cells"].append(at + overlay[-1] if overlay else None)
+    meta["traces"].append([at, at + len(traces)])
+    meta["titles"].append(source["layout"].get("title", {}).get("text", ""))
 
 
 def _columns(

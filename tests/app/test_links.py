@@ -16,7 +16,7 @@ from attnviz.attention import attend
 from attnviz.lessons.model import view_controls as model_controls
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.playground import view as pg
-from tests.apptest import ROOT, TIMEOUT, z_of
+from tests.apptest import ROOT, TIMEOUT, panel_z_of
 
 PLAYGROUND = "pages/1_Playground.py"
 
@@ -54,7 +54,9 @@ def test_a_link_restores_the_playground():
     mask = torch.ones(5, 7, dtype=torch.bool).tril()
     expected = attend(q, k, v, score="dot", temperature=0.5, mask=mask)
     shown = np.where(mask.numpy(), expected.weights.numpy(), np.nan)  # masked cells are gaps
-    np.testing.assert_allclose(z_of(at, "pg_weights"), shown, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        panel_z_of(at, *pg.PANELS["pg_weights"]), shown, rtol=1e-5, atol=1e-7
+    )
     assert at.selectbox(key=pg.QUERY).value == 3
     assert at.toggle(key=pg.CAUSAL.key).value is True
 
@@ -67,7 +69,9 @@ def test_a_link_restores_typed_matrices_and_fill():
         torch.tensor([[1.0, 1.0], [0.0, 1.0], [2.0, 0.0]]),
         torch.tensor([[1.0], [2.0], [3.0]]),
     )
-    np.testing.assert_allclose(z_of(at, "pg_weights"), expected.weights, rtol=1e-5)
+    np.testing.assert_allclose(
+        panel_z_of(at, *pg.PANELS["pg_weights"]), expected.weights, rtol=1e-5
+    )
     assert at.session_state[pg.FILL.key] == -math.inf
 
 

@@ -10,13 +10,13 @@ from attnviz.lessons import HOME_SCRIPT, Lesson, lessons
 
 CHARTS = {  # lesson -> charts its page draws at its defaults
     "home": 2,
-    "playground": 6,
+    "playground": 2,
     "masking": 5,
     "additive": 4,
     "sqrt_d": 4,
     "kernels": 4,
     "multihead": 3,
-    "nli": 8,
+    "nli": 3,
     "model": 3,
     "train_nli": 0,
     "across": 3,

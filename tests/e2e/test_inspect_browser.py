@@ -11,6 +11,8 @@ from PIL import Image
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_playground_browser import (
+    CELL_XY,
+    TRACES_OF,
     WEIGHTS,
     Z_OF,
     wait_for_charts,
@@ -27,24 +29,8 @@ BREAKDOWN = (
     " const bars = d._fullData.find(t => t.name === 'weight');"
     " return {title: d.layout.title.text, y: Array.from(bars.y)}; }"
 )
-# Page coordinates of cell (row, col) of the chart titled `title`.
-CELL_XY = (
-    "([title, row, col]) => { const d = Array.from(document.querySelectorAll('.js-plotly-plot'))"
-    ".find(d => d.layout.title.text === title); const L = d._fullLayout;"
-    " const box = d.getBoundingClientRect();"
-    " return [box.left + L.xaxis._offset + L.xaxis.d2p(col),"
-    " box.top + L.yaxis._offset + L.yaxis.d2p(row)]; }"
-)
-TRACE_TYPES = (
-    "title => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-    ".find(d => d.layout.title.text === title)._fullData.map(t => t.type)"
-)
-
-
-IMAGE_SOURCE = (
-    "title => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-    ".find(d => d.layout.title.text === title)._fullData.find(t => t.type === 'image').source"
-)
+TRACE_TYPES = f"title => ({TRACES_OF})(title)[1].map(t => t.type)"
+IMAGE_SOURCE = f"title => ({TRACES_OF})(title)[1].find(t => t.type === 'image').source"
 
 
 def click_cell(page, title: str, row: int, col: int) -> None:
@@ -103,8 +89,7 @@ def test_a_1024_matrix_renders_as_an_image_and_redraws(app_url, page):
     for _ in range(10):
         page.keyboard.press("ArrowLeft")
     page.wait_for_function(  # a throw counts as false: mid-rerun the chart may be missing
-        "([title, old]) => { try { return Array.from(document.querySelectorAll('.js-plotly-plot'))"
-        ".find(d => d.layout.title.text === title).data[0].source !== old; }"
+        f"([title, old]) => {{ try {{ return ({IMAGE_SOURCE})(title) !== old; }}"
         " catch (e) { return false; } }",
         arg=[WEIGHTS, before],
         timeout=60_000,
@@ -120,9 +105,9 @@ def test_a_1024_matrix_renders_as_an_image_and_redraws(app_url, page):
 def test_a_figure_downloads_as_png_and_html(app_url, page):
     page.goto(f"{app_url}/Playground")
     wait_for_charts(page, 6)
-    column = page.locator('[data-testid="stColumn"]', has_text=WEIGHTS)
-    menu = column.get_by_test_id("stPopoverButton").first
-    menu.click()  # the export menu under the attention weights
+    # The export menu under the three steps (one figure of panels, the weights among them).
+    menu = page.locator(".st-key-export_pg_steps").get_by_test_id("stPopoverButton").first
+    menu.click()
     body = page.locator('[data-testid="stPopoverBody"]')
     with page.expect_download(timeout=60_000) as download:
         body.get_by_role("button", name="PNG image").click()
@@ -130,7 +115,7 @@ def test_a_figure_downloads_as_png_and_html(app_url, page):
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     picture = Image.open(io.BytesIO(data))
     assert picture.size[0] >= 600 and picture.size[1] >= 400
-    assert download.value.suggested_filename == "Attention_weights_softmax.png"
+    assert download.value.suggested_filename == "pg_steps.png"  # a figure of panels: no title
     # The picture holds the chart: more than a few colours (not a blank page).
     assert len(picture.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 20
 
@@ -161,7 +146,7 @@ HEAD_XY = """([layer, head]) => {
 
 def test_clicking_a_thumbnail_enlarges_that_head(app_url, page):
     page.goto(f"{app_url}/Model_attention")
-    wait_for_charts(page, 3)
+    wait_for_charts(page, 6)
     page.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')]"
         ".some(d => (d._fullData || []).some(t => t.name === 'heads'))",

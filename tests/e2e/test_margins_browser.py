@@ -16,7 +16,7 @@ PAGES = [  # (path and query, charts): every lesson's page, and views beyond the
     *default_pages(),
     (f"Playground?{RANDOM_64}", 6),
     ("Multi_head?h=8", 3),
-    ("NLI_alignment", 12),
+    ("NLI_alignment", 6),
     ("Across_layers?view=flow", 2),
     ("Across_layers?view=heads", 10),
     ("Across_layers?view=saliency", 1),

@@ -15,7 +15,7 @@ def no_exception(page) -> bool:
 
 def test_nli_page_draws_and_keeps_html_as_text(app_url, page):
     page.goto(f"{app_url}/NLI_alignment")
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     assert no_exception(page)
     page.screenshot(path=str(SCREENSHOTS / "nli.png"))
     premise = page.get_by_label("Premise A")
@@ -23,7 +23,7 @@ def test_nli_page_draws_and_keeps_html_as_text(app_url, page):
     premise.press("Control+Enter")
     page.get_by_text("onerror", exact=False).first.wait_for(timeout=60_000)
     wait_idle(page)
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     assert page.evaluate("() => window.__xss") is None
     assert page.locator("img[src='x']").count() == 0
     # The tokens reach the axes as literal text: "<" is a tick label, not a tag.
@@ -52,7 +52,7 @@ def test_model_page_draws_every_head(app_url, page):
 
 def test_nli_batch_upload_checks_the_columns(app_url, page, tmp_path):
     page.goto(f"{app_url}/NLI_alignment")
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     page.get_by_role("radio", name="A batch of pairs").click()
     upload = page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]')
     upload.wait_for(state="attached", timeout=30_000)
@@ -67,7 +67,7 @@ def test_nli_batch_upload_checks_the_columns(app_url, page, tmp_path):
     upload.set_input_files(str(good))
     page.get_by_text("Loaded 2 pairs from good.csv.").wait_for(timeout=30_000)
     wait_idle(page)
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     assert no_exception(page)
 
 
@@ -80,7 +80,7 @@ VERDICT_BARS = (
 
 def test_nli_verdict_changes_with_the_hypothesis(app_url, page):
     page.goto(f"{app_url}/NLI_alignment")
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     wait_until(page, f"() => ({VERDICT_BARS})() !== null", timeout=60_000)
     before = page.evaluate(f"() => (window.__before = ({VERDICT_BARS})())")
     assert len(before) == 3 and abs(sum(before) - 1) < 1e-6

@@ -61,7 +61,7 @@ def test_a_click_on_a_wrong_pair_shows_its_alignment(app_url, page, tmp_path):
     path, pairs, wrong = scored_file(tmp_path)
     assert len(wrong) >= 2
     page.goto(f"{app_url}/NLI_alignment")
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     page.get_by_role("radio", name="Score a file").click()
     upload = page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".jsonl"]')
     upload.wait_for(state="attached", timeout=30_000)

@@ -1,4 +1,5 @@
-"""The Playground in a real Chromium: heatmaps draw, the scoring function changes them."""
+"""The Playground in a real Chromium: heatmaps draw, the scoring function changes them, a click on
+a cell of any step's panel selects its query and key."""
 
 from __future__ import annotations
 
@@ -8,10 +9,27 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e.conftest import SCREENSHOTS
 
 CHARTS = '[data-testid="stPlotlyChart"]'
-# Plotly keeps the drawn traces (decoded) on its graph div; charts are found by their title.
+# Plotly keeps the drawn traces (decoded) on its graph div; a chart is found by its title, a
+# panel of a figure of panels (`attnviz.figures.panels`) by its title in the layout's meta: the
+# graph div and the chart's (the panel's) traces.
+TRACES_OF = (
+    "title => { const d = [...document.querySelectorAll('.js-plotly-plot')].find(d =>"
+    " (d.layout.title || {}).text === title"
+    " || ((d.layout.meta || {}).titles || []).includes(title));"
+    " const m = d.layout.meta || {}, i = (m.titles || []).indexOf(title);"
+    " return [d, i < 0 ? d._fullData : d._fullData.slice(...m.traces[i])]; }"
+)
 Z_OF = (
-    "title => Array.from(Array.from(document.querySelectorAll('.js-plotly-plot'))"
-    ".find(d => d.layout.title.text === title)._fullData[0].z, row => Array.from(row))"
+    f"title => Array.from(({TRACES_OF})(title)[1].find(t => t.type === 'heatmap').z,"
+    " row => Array.from(row))"
+)
+# Page coordinates of cell (row, col) of the chart (or panel) titled `title`.
+CELL_XY = (
+    f"([title, row, col]) => {{ const [d, traces] = ({TRACES_OF})(title);"
+    " d.scrollIntoView({block: 'center'}); const L = d._fullLayout, t = traces[0];"
+    " const xa = L[t.xaxis.replace('x', 'xaxis')], ya = L[t.yaxis.replace('y', 'yaxis')];"
+    " const box = d.getBoundingClientRect();"
+    " return [box.left + xa._offset + xa.d2p(col), box.top + ya._offset + ya.d2p(row)]; }"
 )
 SCORES, WEIGHTS = "Raw scores", "Attention weights (softmax)"
 FIRST_Z = f"() => ({Z_OF})('{SCORES}')"
@@ -170,7 +188,7 @@ def test_every_formula_fits_the_page_at_16_by_32(app_url, page):
     stay inside the main column, none cut off at its right edge."""
     page.set_viewport_size({"width": 1400, "height": 1600})
     page.goto(f"{app_url}/Playground?src=random&n=16&m=16&dq=32&dk=32&dv=32&seed=3")
-    wait_for_charts(page, 5)
+    wait_for_charts(page, 6)
     wait_idle(page)
     page.locator(".katex-display").first.wait_for(timeout=30_000)
     assert page.evaluate(LATEX_OUTSIDE) == []
@@ -186,3 +204,24 @@ def test_hovering_a_chart_shows_no_toolbar_over_its_title(app_url, page):
     page.wait_for_timeout(300)
     bars = page.locator(".js-plotly-plot .modebar")
     assert bars.count() == 0 or not any(bars.nth(i).is_visible() for i in range(bars.count()))
+
+
+# The per-query breakdown's title: it names the selected query.
+BREAKDOWN_TITLE = (
+    "() => [...document.querySelectorAll('.js-plotly-plot')]"
+    ".map(d => (d.layout.title || {}).text || '').find(t => t.startsWith('Query '))"
+)
+
+
+def test_a_click_on_each_step_panel_selects_its_cell(app_url, page):
+    page.set_viewport_size({"width": 1366, "height": 1500})
+    page.goto(f"{app_url}/Playground")
+    wait_for_charts(page, 6)
+    for title, row, col in ((SCORES, 1, 3), ("Masked scores", 2, 0), (WEIGHTS, 0, 2)):
+        x, y = page.evaluate(CELL_XY, [title, row, col])
+        page.mouse.click(x, y)
+        wait_until(page, f"() => ({BREAKDOWN_TITLE})().startsWith('Query q{row}')")
+        page.get_by_text(f"Selected cell q{row} → k{col}").wait_for(timeout=30_000)
+        wait_idle(page)
+        assert f"q={row}" in page.url or row == 0  # a link leaves out the defaults
+    assert page.locator('[data-testid="stException"]').count() == 0

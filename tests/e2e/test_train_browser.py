@@ -54,7 +54,7 @@ def test_a_small_job_trains_and_the_nli_page_uses_it(app_url, page, tmp_path):
     page.get_by_role("button", name="Use this model on the NLI page (this session)").click()
     page.get_by_text("The NLI page now uses the model trained here.").wait_for(timeout=60_000)
     page.get_by_role("link", name="Open the NLI page").click()
-    wait_for_charts(page, 7)
+    wait_for_charts(page, 6)
     wait_until(page, f"() => ({VERDICT_BARS})() !== null", timeout=60_000)
     sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
     assert "Classifier" in sidebar  # the choice appears once the session has a model

@@ -147,3 +147,20 @@ def test_columns_share_the_row_as_their_widths():
     assert wide[1] < narrow[0] and wide[1] - wide[0] > 3 * (narrow[1] - narrow[0])
     with pytest.raises(ValueError, match="2 column widths for 3 columns"):
         kit.panels(figs, columns=3, widths=[1, 2])
+
+
+def test_a_figure_of_panels_set_as_a_panel_counts_as_its_panels(sources):
+    """A row of three above a row of one (other widths): the inner panels keep their overlays,
+    traces and titles, moved on by the traces before them."""
+    top = kit.panels(sources, columns=3)
+    below = marks.select_cells(en.heatmap(_matrix(2), title="below", kind="values"))
+    fig = kit.panels([top, below], columns=1)
+    meta = fig.layout.meta
+    assert meta["titles"] == ["scores &lt;b&gt;", "square", "weights", "below"]
+    assert meta["traces"] == [[0, 2], [2, 4], [4, 6], [6, 8]]
+    cells = kit.panel_cells(fig)
+    assert cells == [1, None, 5, 7] and all(fig.data[c].name == "cells" for c in (1, 5, 7))
+    inner, outer = figure_json(top)["data"], figure_json(fig)["data"]
+    assert [t.get("z") for t in outer[:6]] == [t.get("z") for t in inner]
+    np.testing.assert_allclose(decode(outer[6]["z"]), _matrix(2))
+    assert fig.layout.height == top.layout.height + kit.ROW_GAP + below.layout.height

@@ -16,20 +16,25 @@ from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.figures.marks import boxed_note, mark_cells
 from attnviz.figures.matrix import as_array, axis_ticks, matrix_traces
+from attnviz.figures.panels import panels
 from attnviz.figures.style import FONT_SIZE, colorbar, labels_width, style_layout
 from attnviz.i18n import Catalogue
 from attnviz.lessons.nli.compute import PairView
 from attnviz.nli.data import LABEL_KEYS, LABELS
 
+ALIGNMENTS = ("e", "weights", "other")  # one pair's alignment charts, by name
+# The panels of `alignments_figure`, in order: with a trained model and without.
+TRAINED_PANELS = ("trained_weights", "weights", "trained_e", "e", "trained_other", "other")
+UNTRAINED_PANELS = ("e", "weights", "other")
 # Okabe-Ito: bluish green, grey-blue, vermillion; readable for every common colour vision.
 VERDICT_COLOURS = {"entailment": "#009E73", "neutral": "#56B4E9", "contradiction": "#D55E00"}
 
 
 def alignment_figures(
-    view: PairView, row_name: str, col_name: str, keys: tuple[str, str, str], text: Catalogue
+    view: PairView, row_name: str, col_name: str, text: Catalogue
 ) -> dict[str, go.Figure]:
     """e, the row-wise weights with the hard alignment (each row's argmax) boxed, and the other
-    direction, under `keys`."""
+    direction, by name ("e", "weights", "other"; ALIGNMENTS)."""
     labels: dict[str, Any] = {
         "text": text,
         "row_labels": view.rows,
@@ -53,7 +58,23 @@ def alignment_figures(
         mark_cells(weights, hard),
         heatmap(view.other, title=cols_title, kind="weights", **labels),
     ]
-    return dict(zip(keys, figs, strict=True))
+    return dict(zip(ALIGNMENTS, figs, strict=True))
+
+
+def alignments_figure(
+    untrained: PairView, trained: PairView | None, row_name: str, col_name: str, text: Catalogue
+) -> go.Figure:
+    """Every alignment chart of one pair as one figure of panels, two across: the trained
+    model's (left) beside the untrained one's, the row-wise weights (the hard alignment boxed),
+    e and the other direction down (`TRAINED_PANELS`); without a trained model, e beside the
+    weights and the other direction below (`UNTRAINED_PANELS`). Side by side on one colour scale
+    (the two models' weights, their other directions), two panels share one colour bar."""
+    figs = alignment_figures(untrained, row_name, col_name, text)
+    if trained is None:
+        return panels([figs[name] for name in UNTRAINED_PANELS], columns=2)
+    trained_figs = alignment_figures(trained, row_name, col_name, text)
+    figs |= {f"trained_{name}": fig for name, fig in trained_figs.items()}
+    return panels([figs[name] for name in TRAINED_PANELS], columns=2)
 
 
 # The compare figure's geometry, in pixels: rows share what is left of a bounded plot height.

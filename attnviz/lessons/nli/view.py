@@ -14,7 +14,7 @@ from attnviz import parsing
 from attnviz.app import cache, controls, jobs, layers, links
 from attnviz.app.feedback import markdown_literal, show_error, show_note
 from attnviz.app.model import classifier, encoder
-from attnviz.app.plot import plot, plot_row, table
+from attnviz.app.plot import plot, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
 from attnviz.i18n import Catalogue, catalogue, t
@@ -71,8 +71,13 @@ LINK: tuple[controls.Control, ...] = (
     MODE, PRESET, PREMISE, HYPOTHESIS, BATCH, PAIR, SOURCE, LAYER, F, SEED, ROWS, SCALE,
     TEMPERATURE,
 )  # fmt: skip
-CHARTS = ("nli_e", "nli_weights", "nli_other")
-TRAINED_CHARTS = ("nli_trained_e", "nli_trained_weights", "nli_trained_other")
+# The alignment charts are one figure of panels (`figures.alignments_figure`); PANELS: each
+# chart's panel, with a trained model and without.
+ALIGNMENTS_CHART = "nli_alignments"
+PANELS = {
+    True: {f"nli_{name}": i for i, name in enumerate(figures.TRAINED_PANELS)},
+    False: {f"nli_{name}": i for i, name in enumerate(figures.UNTRAINED_PANELS)},
+}
 
 
 def _pairs_upload(uploader_key: str) -> None:
@@ -220,48 +225,45 @@ def show_notes(result: NLIResult, index: int, cut_notes: bool) -> None:
         st.warning(t("nli.caveat"))
 
 
-def _pair_charts(
-    view: PairView, keys: tuple[str, str, str], hypothesis_rows: bool, text: Catalogue
-) -> dict[str, go.Figure]:
+def _views(
+    result: NLIResult, read: Verdicts | None, index: int, hypothesis_rows: bool
+) -> tuple[PairView, PairView | None]:
+    """The untrained and (None without a model) the trained view of pair `index`."""
+    batch = result.batch
+    untrained = pair_view(batch.alignment, batch.premises, batch.hypotheses, index, hypothesis_rows)
+    if read is None:
+        return untrained, None
+    return untrained, pair_view(
+        read.alignment, read.premises, read.hypotheses, index, hypothesis_rows
+    )
+
+
+def _names(hypothesis_rows: bool, text: Catalogue) -> tuple[str, str]:
+    """What the rows and the columns are: the hypothesis's tokens and the premise's, or back."""
     hypothesis, premise = text("nli.hypothesis_tokens"), text("nli.premise_tokens")
-    row_name, col_name = (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
-    return figures.alignment_figures(view, row_name, col_name, keys, text)
+    return (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
 
 
 def show_alignments(
     result: NLIResult, read: Verdicts | None, index: int, choice: NLIChoice
 ) -> None:
     """e and both softmax directions, the hard alignment boxed on the row-wise weights: the
-    trained model's (left) beside the untrained."""
-    text, rows, batch = catalogue(), choice.hypothesis_rows, result.batch
-    untrained = pair_view(batch.alignment, batch.premises, batch.hypotheses, index, rows)
-    figs = _pair_charts(untrained, CHARTS, rows, text)
-    shown = untrained
+    trained model's (left) beside the untrained, one figure of panels."""
     if read is not None:
-        shown = pair_view(read.alignment, read.premises, read.hypotheses, index, rows)
-        figs |= _pair_charts(shown, TRAINED_CHARTS, rows, text)
         left, right = st.columns(2)
         left.markdown(f"**{t('nli.trained_heading')}**")
         right.markdown(f"**{t('nli.untrained_heading')}**")
-        for order in (1, 0, 2):  # weights (the hard alignment boxed), e, other direction
-            plot_row(
-                {
-                    TRAINED_CHARTS[order]: figs[TRAINED_CHARTS[order]],
-                    CHARTS[order]: figs[CHARTS[order]],
-                }
-            )
-    else:
-        plot_row({key: figs[key] for key in ("nli_e", "nli_weights")})
-        with st.columns(2)[0]:
-            plot(figs["nli_other"], "nli_other")
-    _aligned_pairs(shown, rows)
-    similarity = f"{float(batch.similarity[index]):.3f}"
+    text, rows = catalogue(), choice.hypothesis_rows
+    untrained, trained = _views(result, read, index, rows)
+    figure = figures.alignments_figure(untrained, trained, *_names(rows, text), text)
+    plot(figure, ALIGNMENTS_CHART)
+    _aligned_pairs(untrained if trained is None else trained, rows)
+    similarity = f"{float(result.batch.similarity[index]):.3f}"
     st.metric(t("nli.similarity"), similarity, help=t("nli.similarity.help"))
 
 
 def _aligned_pairs(view: PairView, hypothesis_rows: bool) -> None:
-    hypothesis, premise = t("nli.hypothesis_tokens"), t("nli.premise_tokens")
-    row_name, col_name = (hypothesis, premise) if hypothesis_rows else (premise, hypothesis)
+    row_name, col_name = _names(hypothesis_rows, catalogue())
     st.subheader(t("nli.pairs_heading"))
     frame = pd.DataFrame(
         nli.aligned_pairs(view.weights, view.rows, view.cols),

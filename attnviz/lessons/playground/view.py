@@ -16,7 +16,7 @@ from attnviz.app import matrix_input as inputs
 from attnviz.app.cells import cells_grid
 from attnviz.app.feedback import show_error
 from attnviz.app.plot import csv_downloads, plot
-from attnviz.app.selection import store_click
+from attnviz.app.selection import store_panel_click
 from attnviz.app.state import bump, init_state
 from attnviz.attention import (
     FILL_VALUES,
@@ -30,10 +30,11 @@ from attnviz.figures import formulas
 from attnviz.figures.breakdown import query_breakdown
 from attnviz.figures.labels import default_labels, escape_label
 from attnviz.figures.matrix import NUMBERS_LIMIT, SELECT_CELL_LIMIT
-from attnviz.figures.steps import step_figure
+from attnviz.figures.panels import panel_cells
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.inputs import QKV, Preset
 from attnviz.lessons import lessons
+from attnviz.lessons.playground import figures
 from attnviz.lessons.playground.compute import AttentionChoice, compute
 from attnviz.parsing import format_matrix
 
@@ -81,7 +82,13 @@ LINK: tuple[controls.Control, ...] = (
     BACK,
     TOKENS,
 )
-STEP_KEYS = ("pg_scores", "pg_masked_scores", "pg_weights")
+# The steps' chart key: one figure of panels (`figures.steps_figure`). PANELS: each matrix's
+# chart and panel.
+STEPS_CHART = "pg_steps"
+PANELS = {
+    f"pg_{name}": (STEPS_CHART, i)
+    for i, name in enumerate(figures.ATTENTION_STEPS + figures.VECTOR_STEPS)
+}
 
 
 def _preset_masks(preset: Preset) -> None:
@@ -169,33 +176,22 @@ def show_row_check(result: AttentionResult, fill_value: float) -> None:
 def show_steps(
     result: AttentionResult, qkv: QKV, selected: tuple[int, int], text: Catalogue
 ) -> None:
-    """Raw scores, masked scores and weights side by side (click a cell to select its query
-    and key, on matrices small enough for click targets; the selected cell is boxed and its
-    row framed); values and outputs below, the key's and the query's rows framed."""
+    """Raw scores, masked scores and weights side by side (click a cell of any of them to select
+    its query and key, on matrices small enough for click targets; the selected cell is boxed
+    and its row framed), values beside outputs below (the key's and the query's rows framed),
+    one figure."""
     labels: dict[str, Any] = {
         "query_labels": qkv.query_labels,
         "key_labels": qkv.key_labels,
         "text": text,
         "selected": selected,
     }
-    # Each figure is built just before it is sent: Chromium draws one while the next is built.
-    for column, chart in zip(st.columns(3), STEP_KEYS, strict=True):
-        name = chart.removeprefix("pg_")
-        with column:
-            fig = step_figure(
-                result,
-                qkv.values,
-                name,
-                selectable=True,
-                masked_values=bool(st.session_state[SHOW_MASKED.key]),
-                across=3,
-                **labels,
-            )
-            plot(fig, key=chart, on_select=functools.partial(store_click, chart, (QUERY, KEY)))
-    for column, name in zip(st.columns(2), ("values", "output"), strict=True):
-        with column:
-            fig = step_figure(result, qkv.values, name, across=2, **labels)
-            plot(fig, key=f"pg_{name}")
+    masked_values = bool(st.session_state[SHOW_MASKED.key])
+    steps = figures.steps_figure(result, qkv.values, masked_values=masked_values, **labels)
+    cells = panel_cells(steps)
+    # The panels with click targets are the attention steps: rows the queries, columns the keys.
+    pick = functools.partial(store_panel_click, STEPS_CHART, cells, [(QUERY, KEY)] * len(cells))
+    plot(steps, key=STEPS_CHART, on_select=pick)
     n, m = result.weights.shape[-2:]
     if max(n, m) > NUMBERS_LIMIT:
         st.caption(t("playground.big_note", limit=NUMBERS_LIMIT))

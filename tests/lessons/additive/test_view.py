@@ -14,7 +14,7 @@ from attnviz.attention import attend
 from attnviz.inputs import random_qkv as random_inputs
 from attnviz.lessons.additive import compute, view
 from tests.apptest import chart, open_page, panel_z_of
-from tests.plotly_data import annotation_texts, decode
+from tests.plotly_data import annotation_texts, panel_click
 
 PAGE = "pages/3_Additive_attention.py"
 TOL = {"rtol": 1e-5, "atol": 1e-6}
@@ -207,11 +207,8 @@ def test_a_click_on_any_comparison_panel_shows_its_querys_features():
     _, additive, (q_proj, k_proj) = expected()
     for panel, (row, col) in enumerate([(2, 4), (1, 0), (2, 1), (0, 3), (1, 2), (2, 0)]):
         # The point Plotly reports for a click on that cell of that panel's overlay.
-        overlay = drawn["data"][cells[panel]]
-        at_cell = (decode(overlay["x"]) == col) & (decode(overlay["y"]) == row)
-        (index,) = np.flatnonzero(at_cell)
-        point = {"curve_number": cells[panel], "point_index": int(index), "x": col, "y": row}
-        picked = selection.selected_panel_cell({"selection": {"points": [point]}}, cells)
+        clicked = panel_click(drawn, panel, row, col)
+        picked = selection.selected_panel_cell(clicked, cells)
         assert picked == (panel, row, col)
         # What the chart's on_select stores (selection.store_panel_click): the row's query.
         at.session_state[view.QUERY.key] = picked[1]

@@ -17,7 +17,8 @@ from attnviz.lessons.playground import view as playground
 from attnviz.transformer import interventions, models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.neurons import head_vectors
-from tests.apptest import chart, open_page, texts_of, z_of
+from tests.apptest import chart, open_page, panel_z_of, texts_of
+from tests.plotly_data import panel_axis
 
 PAGE = "pages/8_Model_attention.py"
 PLAYGROUND = "pages/1_Playground.py"
@@ -62,7 +63,10 @@ def test_a_decoder_head_there_and_back(smol: Encoder) -> None:
     assert "layer 14, head 3" in said(at)
     vectors = head_vectors(smol, encoded, layer=14, head=3)
     np.testing.assert_allclose(
-        z_of(at, "pg_output"), vectors.weights @ vectors.values, atol=1e-4, rtol=1e-4
+        panel_z_of(at, *playground.PANELS["pg_output"]),
+        vectors.weights @ vectors.values,
+        atol=1e-4,
+        rtol=1e-4,
     )
     # Back unchanged: the same prediction.
     _back(at)
@@ -142,15 +146,17 @@ def test_a_head_in_the_playground_reads_its_tokens_and_offers_no_preset(smol: En
     at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
     encoded = smol.encode(model_controls._A, model_controls._B)
     _open_head(at, 14, 3)
-    layout = chart(at, "pg_weights")["layout"]
+    steps, weights = chart(at, playground.STEPS_CHART), playground.PANELS["pg_weights"][1]
     tokens = unique_labels(list(encoded.labels))  # "I", "I (2)": the heatmap's own labels
-    assert layout["yaxis"]["ticktext"] == tokens and layout["xaxis"]["ticktext"] == tokens
+    assert panel_axis(steps, weights, "y")["ticktext"] == tokens
+    assert panel_axis(steps, weights, "x")["ticktext"] == tokens
     assert not [s for s in at.selectbox if s.key == "qkv_preset"]  # no "Small example" box
     # An edit that changes the rows' count: the tokens no longer fit, the rows are numbered.
     at.text_area(key="qkv_text_queries").set_value("1 0\n0 1").run()
     at.text_area(key="qkv_text_keys").set_value("1 0\n0 1").run()
     at.text_area(key="qkv_text_values").set_value("1 0\n0 1").run()
-    assert chart(at, "pg_weights")["layout"]["yaxis"]["ticktext"] == ["q0", "q1"]
+    steps = chart(at, playground.STEPS_CHART)
+    assert panel_axis(steps, weights, "y")["ticktext"] == ["q0", "q1"]
     # Leaving the round trip brings the presets back.
     at.button(key="pg_back_leave").click().run()
     assert [s for s in at.selectbox if s.key == "qkv_preset"]

@@ -16,9 +16,33 @@ from attnviz.nli.card import Card
 from attnviz.nli.checkpoint import DATA_DIR as DATA
 from attnviz.transformer.encoder import MAX_TOKENS
 from tests.apptest import chart, open_page, texts_of, z_of
-from tests.plotly_data import decode
+from tests.plotly_data import annotation_texts, decode, panel_axis, panel_traces, panel_z
 
 NLI, MODEL = "pages/7_NLI_alignment.py", "pages/8_Model_attention.py"
+
+
+def alignment(at, name: str) -> tuple[dict, int]:
+    """The alignment figure of panels and the panel that draws `name` ("nli_weights", ...):
+    with a trained model the page draws six panels, without one three."""
+    figure = chart(at, nli_view.ALIGNMENTS_CHART)
+    trained = len(figure["layout"]["meta"]["traces"]) == len(nli_view.PANELS[True])
+    return figure, nli_view.PANELS[trained][name]
+
+
+def alignment_z(at, name: str) -> np.ndarray:
+    return panel_z(*alignment(at, name))
+
+
+def ticks(at, name: str, letter: str) -> list[str]:
+    """The tick labels of the `letter` axis of the panel that draws `name`."""
+    return list(panel_axis(*alignment(at, name), letter)["ticktext"])
+
+
+def shapes(at, name: str) -> list[dict]:
+    """The shapes drawn on the panel that draws `name` (on its axes)."""
+    figure, panel = alignment(at, name)
+    xaxis = panel_traces(figure, panel)[0].get("xaxis", "x")
+    return [s for s in figure["layout"]["shapes"] if s.get("xref") == xaxis]
 
 
 def test_nli_default_matches_the_backend(encoder):
@@ -26,16 +50,16 @@ def test_nli_default_matches_the_backend(encoder):
     tokens_a, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     tokens_b, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
     expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
-    np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
-    np.testing.assert_allclose(z_of(at, "nli_e"), expected.e[0].T, rtol=1e-4, atol=1e-4)
-    spec = chart(at, "nli_weights")
-    assert spec["layout"]["yaxis"]["ticktext"] == tokens_b[0]  # hypothesis rows
-    assert spec["layout"]["xaxis"]["ticktext"] == tokens_a[0]
+    np.testing.assert_allclose(alignment_z(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
+    np.testing.assert_allclose(alignment_z(at, "nli_e"), expected.e[0].T, rtol=1e-4, atol=1e-4)
+    assert ticks(at, "nli_weights", "y") == tokens_b[0]  # hypothesis rows
+    assert ticks(at, "nli_weights", "x") == tokens_a[0]
     # The hard alignment: a box around each row's largest weight.
-    boxes = [(round(b["y0"] + 0.5), round(b["x0"] + 0.5)) for b in spec["layout"]["shapes"]]
+    boxes = [(round(b["y0"] + 0.5), round(b["x0"] + 0.5)) for b in shapes(at, "nli_weights")]
     best = expected.weights_alpha[0].argmax(dim=-1)
     assert boxes == [(row, int(col)) for row, col in enumerate(best)]
-    assert "hard alignment" in spec["layout"]["annotations"][0]["text"]
+    notes = annotation_texts(chart(at, nli_view.ALIGNMENTS_CHART))
+    assert any("hard alignment" in note for note in notes)
     assert "untrained" in texts_of(at)
 
 
@@ -46,8 +70,8 @@ def test_nli_orientation_toggle_swaps_to_beta(encoder):
     _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
     expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
-    np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_beta[0], rtol=1e-4)
-    assert chart(at, "nli_weights")["layout"]["yaxis"]["ticktext"] == ["i", "do", "need", "sleep"]
+    np.testing.assert_allclose(alignment_z(at, "nli_weights"), expected.weights_beta[0], rtol=1e-4)
+    assert ticks(at, "nli_weights", "y") == ["i", "do", "need", "sleep"]
 
 
 def test_nli_changed_pair_and_source(encoder):
@@ -58,7 +82,7 @@ def test_nli_changed_pair_and_source(encoder):
     _, a, lens_a = nli.sentence_embeddings(encoder, ["A cat sleeps"], source="static")
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"], source="static")
     expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
-    np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
+    np.testing.assert_allclose(alignment_z(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -85,8 +109,7 @@ def test_nli_long_korean_emoji_and_html_text():
     hostile = "<img src=x onerror=alert(1)>"
     at.text_area(key=nli_view.PREMISE.key).input(hostile).run()
     assert not at.exception
-    spec = chart(at, "nli_weights")
-    assert all("<img" not in label for label in spec["layout"]["xaxis"]["ticktext"])
+    assert all("<img" not in label for label in ticks(at, "nli_weights", "x"))
 
 
 def test_nli_batch_with_padding_matches_pairs_alone(encoder):
@@ -99,7 +122,7 @@ def test_nli_batch_with_padding_matches_pairs_alone(encoder):
     _, a, lens_a = nli.sentence_embeddings(encoder, [premise])
     _, b, lens_b = nli.sentence_embeddings(encoder, [hypothesis])
     alone = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
-    np.testing.assert_allclose(z_of(at, "nli_weights"), alone.weights_alpha[0], rtol=1e-4)
+    np.testing.assert_allclose(alignment_z(at, "nli_weights"), alone.weights_alpha[0], rtol=1e-4)
     assert len(at.dataframe[1].value) == len(pairs)  # [0] is the aligned pairs
 
 
@@ -134,9 +157,12 @@ def test_nli_verdict_is_the_trained_classifiers_with_its_card(trained):
     assert "both sentences describe the same scene" in captions
     read = trained.read([("I do need sleep", "I am tired")])
     np.testing.assert_allclose(
-        z_of(at, "nli_trained_weights"), read.alignment.weights_alpha[0], rtol=1e-4, atol=1e-6
+        alignment_z(at, "nli_trained_weights"),
+        read.alignment.weights_alpha[0],
+        rtol=1e-4,
+        atol=1e-6,
     )
-    np.testing.assert_allclose(z_of(at, "nli_trained_e"), read.alignment.e[0].T, rtol=1e-4)
+    np.testing.assert_allclose(alignment_z(at, "nli_trained_e"), read.alignment.e[0].T, rtol=1e-4)
 
 
 def test_the_textbooks_pair_is_entailment_with_tired_aligned_to_sleep(trained):
@@ -151,9 +177,8 @@ def test_the_textbooks_pair_is_entailment_with_tired_aligned_to_sleep(trained):
         "calibrated on held-out SNLI and MultiNLI dev pairs "
         f"(temperature {trained.temperature:.2f})" in captions
     )
-    weights = z_of(at, "nli_trained_weights")  # hypothesis rows, premise columns
-    figure = chart(at, "nli_trained_weights")
-    rows, cols = figure["layout"]["yaxis"]["ticktext"], figure["layout"]["xaxis"]["ticktext"]
+    weights = alignment_z(at, "nli_trained_weights")  # hypothesis rows, premise columns
+    rows, cols = ticks(at, "nli_trained_weights", "y"), ticks(at, "nli_trained_weights", "x")
     tired = list(rows).index("tired")
     assert cols[int(np.argmax(weights[tired]))] == "sleep" and weights[tired].max() > 0.5
 
@@ -176,7 +201,7 @@ def test_nli_scale_control_divides_e(encoder, scale, value):
     _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
     _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
     expected = nli.decomposable_attention(a, b, lens_a, lens_b, scale=value)
-    np.testing.assert_allclose(z_of(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
+    np.testing.assert_allclose(alignment_z(at, "nli_weights"), expected.weights_alpha[0], rtol=1e-4)
 
 
 LABELLED = (
@@ -273,9 +298,14 @@ def test_nli_without_a_classifier_shows_the_untrained_steps_alone(monkeypatch, t
     at = open_page(NLI)
     assert not at.exception, [e.value for e in at.exception]
     keys = sorted(c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart"))
-    assert keys == ["nli_compare", "nli_e", "nli_other", "nli_weights"]
+    assert keys == ["nli_alignments", "nli_compare"]
     assert "missing.safetensors" in texts_of(at)
-    assert len(chart(at, "nli_weights")["layout"]["shapes"]) == 3  # a box per hypothesis token
+    assert chart(at, nli_view.ALIGNMENTS_CHART)["layout"]["meta"]["titles"] == [
+        "Alignment scores e",
+        "Softmax over each row: Hypothesis token → Premise",
+        "Softmax over each column: Premise token → Hypothesis",
+    ]
+    assert len(shapes(at, "nli_weights")) == 3  # a box per hypothesis token
 
 
 def untrained_e(encoder, hidden_state: int) -> torch.Tensor:
@@ -290,13 +320,19 @@ def test_nli_layers_are_numbered_as_on_the_model_page(encoder):
     layer = at.select_slider(key=nli_view.LAYER.key)
     assert layer.options == ["embeddings", "0", "1", "2", "3", "4", "5"]
     assert layer.value == 6  # hidden state 6, the output of layer 5, the last
-    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 6), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        alignment_z(at, "nli_e"), untrained_e(encoder, 6), rtol=1e-4, atol=1e-4
+    )
     layer.set_value(3).run()  # shown as "2": the output of layer 2 is hidden state 3
     assert not at.exception, [e.value for e in at.exception]
-    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 3), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        alignment_z(at, "nli_e"), untrained_e(encoder, 3), rtol=1e-4, atol=1e-4
+    )
     assert set(at.query_params) == {"output"} and at.query_params["output"] == "2"
     at.select_slider(key=nli_view.LAYER.key).set_value(0).run()
-    np.testing.assert_allclose(z_of(at, "nli_e"), untrained_e(encoder, 0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        alignment_z(at, "nli_e"), untrained_e(encoder, 0), rtol=1e-4, atol=1e-4
+    )
     assert at.query_params["output"] == "embeddings"
 
 
@@ -356,3 +392,29 @@ def test_a_scored_file_gives_accuracy_charts_and_the_wrong_pairs(trained):
     neutral = at.dataframe(key=view_batch.WRONG).value
     assert set(neutral["gold label"]) == {"neutral"}
     assert len(neutral) == int(((~right) & (gold == 1)).sum())
+
+
+def test_nli_alignments_are_one_figure_the_trained_model_left(encoder, trained):
+    """A new hypothesis redraws three charts: the verdict, the six alignment panels (trained
+    left, untrained right: weights, e, the other direction down) and the trained compare."""
+    at = open_page(NLI)
+    keys = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert keys == ["nli_verdict", nli_view.ALIGNMENTS_CHART, "nli_trained_compare"]
+    read = trained.read([("I do need sleep", "I am tired")]).alignment
+    _, a, lens_a = nli.sentence_embeddings(encoder, ["I do need sleep"])
+    _, b, lens_b = nli.sentence_embeddings(encoder, ["I am tired"])
+    untrained = nli.decomposable_attention(a, b, lens_a, lens_b, scale="sqrt_d")
+    expected = {
+        "nli_trained_weights": read.weights_alpha[0], "nli_weights": untrained.weights_alpha[0],
+        "nli_trained_e": read.e[0].T, "nli_e": untrained.e[0].T,
+        "nli_trained_other": read.weights_beta[0].T, "nli_other": untrained.weights_beta[0].T,
+    }  # fmt: skip
+    for name, matrix in expected.items():
+        np.testing.assert_allclose(alignment_z(at, name), matrix, rtol=1e-4, atol=1e-5)
+        assert ticks(at, name, "y") == ["i", "am", "tired"], name
+    for name in ("nli_trained_weights", "nli_weights"):
+        assert len(shapes(at, name)) == 3, name  # the hard alignment of each model
+    figure = chart(at, nli_view.ALIGNMENTS_CHART)
+    # The two weights side by side share one colour bar, the right one's.
+    bars = [panel_traces(figure, p)[0].get("showscale", True) for p in range(6)]
+    assert bars == [False, True, True, True, False, True]

@@ -9,10 +9,29 @@ import torch
 
 from attnviz import inputs as examples
 from attnviz.app import matrix_input as inputs
+from attnviz.app import selection
 from attnviz.attention import attend, causal_mask
 from attnviz.lessons.playground import view as pg
-from tests.apptest import chart, open_page, small_inputs, z_of
-from tests.plotly_data import decode
+from tests.apptest import chart, open_page, panel_z_of, small_inputs
+from tests.plotly_data import decode, panel_click, panel_traces
+
+
+def z_of(at, name: str) -> np.ndarray:
+    """The matrix `name` ("pg_weights", ...) as the page drew it, in its chart's panel."""
+    return panel_z_of(at, *pg.PANELS[name])
+
+
+def traces_of(at, name: str) -> list[dict]:
+    """The traces of the panel that draws `name`."""
+    key, panel = pg.PANELS[name]
+    return panel_traces(chart(at, key), panel)
+
+
+def shapes_of(at, name: str) -> list[dict]:
+    """The shapes drawn on the panel that draws `name` (on its axes)."""
+    key, _ = pg.PANELS[name]
+    xaxis = traces_of(at, name)[0].get("xaxis", "x")
+    return [s for s in chart(at, key)["layout"]["shapes"] if s.get("xref") == xaxis]
 
 
 def test_playground_default_matches_the_backend():
@@ -27,7 +46,7 @@ def test_playground_default_matches_the_backend():
     keys = [button.key for button in at.get("download_button")]
     assert len([k for k in keys if k.startswith("download_pg_")]) == 4  # the matrices as CSV
     charts = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
-    assert len(charts) == 6
+    assert charts == [pg.STEPS_CHART, "pg_breakdown"]
     assert {f"png_{c}" for c in charts} | {f"html_{c}" for c in charts} <= set(keys)
     assert "pg_state_save" in keys
 
@@ -183,15 +202,15 @@ def test_random_self_attention_uses_the_queries_three_times():
 def test_masked_values_are_written_unless_crossed_out():
     at = open_page("pages/1_Playground.py")
     at.text_input(key=pg.VALID_LENS.key).input("0, 2, 4").run()
-    cells = np.asarray(chart(at, "pg_masked_scores")["data"][0]["text"], dtype=object)
+    cells = np.asarray(traces_of(at, "pg_masked_scores")[0]["text"], dtype=object)
     assert list(cells[0]) == ["-1e6"] * 4 and list(cells[1, 2:]) == ["-1e6"] * 2
-    weights = np.asarray(chart(at, "pg_weights")["data"][0]["text"], dtype=object)
+    weights = np.asarray(traces_of(at, "pg_weights")[0]["text"], dtype=object)
     assert list(weights[0]) == [".25"] * 4  # the uniform 1/m of a fully masked row
     assert list(weights[1, 2:]) == ["0", "0"]
     at.toggle(key=pg.SHOW_MASKED.key).set_value(False).run()
-    fig = chart(at, "pg_masked_scores")
-    assert list(np.asarray(fig["data"][0]["text"], dtype=object)[0]) == [""] * 4
-    assert fig["data"][1]["text"] == "×"
+    masked = traces_of(at, "pg_masked_scores")
+    assert list(np.asarray(masked[0]["text"], dtype=object)[0]) == [""] * 4
+    assert masked[1]["text"] == "×"
     assert at.query_params["shown"] == "0"
 
 
@@ -199,13 +218,39 @@ def test_the_selection_is_outlined_on_every_chart_and_in_the_formulas():
     at = open_page("pages/1_Playground.py")
     at.session_state[pg.QUERY], at.session_state[pg.KEY] = 1, 2  # as a click on (q1, k2)
     at.text_input(key=pg.VALID_LENS.key).input("2").run()
-    for key in pg.STEP_KEYS:
-        shapes = chart(at, key)["layout"]["shapes"]
-        assert [(s["y0"], s["x0"]) for s in shapes] == [(0.5, -0.5), (0.5, 1.5)], key
-    assert [s["y0"] for s in chart(at, "pg_values")["layout"]["shapes"]] == [1.5]
-    assert [s["y0"] for s in chart(at, "pg_output")["layout"]["shapes"]] == [0.5]
+    for name in ("pg_scores", "pg_masked_scores", "pg_weights"):
+        shapes = shapes_of(at, name)
+        assert [(s["y0"], s["x0"]) for s in shapes] == [(0.5, -0.5), (0.5, 1.5)], name
+    assert [s["y0"] for s in shapes_of(at, "pg_values")] == [1.5]
+    assert [s["y0"] for s in shapes_of(at, "pg_output")] == [0.5]
     bars = [d for d in chart(at, "pg_breakdown")["data"] if d["type"] == "bar"]
     assert all(decode(b["marker"]["line"]["width"]).tolist() == [0, 0, 3, 0] for b in bars)
     latex = [e.value.strip("$\n") for e in at.get("latex")]
     assert any(line.startswith(r"\tilde s_{1\cdot} = ") for line in latex)
     assert any(r"\operatorname{softmax}(\tilde s_{1\cdot})" in line for line in latex)
+
+
+def test_a_click_on_any_step_panel_selects_its_query_and_key():
+    at = open_page("pages/1_Playground.py")
+    drawn = chart(at, pg.STEPS_CHART)
+    cells = drawn["layout"]["meta"]["cells"]
+    assert cells[3:] == [None, None]  # the values and the outputs take no clicks
+    assert all(drawn["data"][c]["name"] == "cells" for c in cells[:3])
+    q, k, v = small_inputs()
+    expected = attend(q, k, v)
+    for panel, (row, col) in enumerate([(2, 3), (1, 0), (0, 2)]):
+        # The point Plotly reports for a click on that cell of that panel's overlay.
+        clicked = panel_click(drawn, panel, row, col)
+        picked = selection.selected_panel_cell(clicked, cells)
+        assert picked == (panel, row, col)
+        # What the chart's on_select stores (selection.store_panel_click): query and key.
+        at.session_state[pg.QUERY], at.session_state[pg.KEY] = picked[1:]
+        at.run()
+        assert not at.exception
+        assert at.selectbox(key=pg.QUERY).value == row
+        for name in ("pg_scores", "pg_masked_scores", "pg_weights"):
+            boxed = [(s["y0"], s["x0"]) for s in shapes_of(at, name)]
+            assert boxed == [(row - 0.5, -0.5), (row - 0.5, col - 0.5)], name
+        weights = next(d for d in chart(at, "pg_breakdown")["data"] if d.get("name") == "weight")
+        np.testing.assert_allclose(decode(weights["y"]), expected.weights[row], rtol=1e-5)
+        assert f"{expected.weights[row, col]:.6g}" in " ".join(c.value for c in at.caption)
