@@ -34,10 +34,10 @@ from attnviz.transformer.interventions import projections
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
 
-Progress = Callable[[float], None]
-Stop = Callable[[], bool]
+_Progress = Callable[[float], None]
+_Stop = Callable[[], bool]
 MIN_DIFFERENCE = 1e-3  # |LD_clean - LD_corrupted| below this leaves nothing to recover
-KINDS = ("residual", "attention", "mlp", "head")
+_SEEN = ("residual", "attention", "mlp", "head")
 _MODULE = {"head": 0, "attention": 1, "mlp": 2}  # where in a layer's (projection, attention, mlp)
 
 
@@ -152,7 +152,7 @@ def _first(output: Any) -> torch.Tensor:
 def _record(setup_sites: list[tuple[Any, Any, Any]], layers: Any) -> tuple[list[Any], dict]:
     """Hooks recording, for batch row 0, each layer's input and kwargs, its attention and MLP
     outputs and its output projection's input."""
-    seen: dict[str, list[Any]] = {key: [] for key in (*KINDS, "kwargs")}
+    seen: dict[str, list[Any]] = {key: [] for key in (*_SEEN, "kwargs")}
 
     def pre(_m: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         seen["residual"].append((args[0] if args else kwargs["hidden_states"])[0])
@@ -300,8 +300,8 @@ def _grid(
     kind: str,
     *,
     batch_size: int = 16,
-    progress: Progress | None = None,
-    stop: Stop | None = None,
+    progress: _Progress | None = None,
+    stop: _Stop | None = None,
 ) -> torch.Tensor:
     """The (L, H) or (L, T) grid of shares recovered; positions before p are 0, and a stopped
     run leaves the cells it did not reach NaN."""
@@ -355,8 +355,8 @@ class Patching(Protocol):
         answer: str,
         wrong: str,
         batch_size: int = 16,
-        progress: Progress | None = None,
-        stop: Stop | None = None,
+        progress: _Progress | None = None,
+        stop: _Stop | None = None,
     ) -> torch.Tensor: ...
 
 

@@ -1,0 +1,192 @@
+"""Activation patching on SmolLM2 (attnviz.transformer.patching) against hooked forwards written
+here: a plain eager forward of the corrupted prompt, every position, no cache, with one hook
+that puts the clean run's activation in one site. The issue's logit differences, the batched
+path equal to one site a forward, exact zeros before the first difference, and every refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from attnviz.errors import InputError
+from attnviz.transformer import patching
+from attnviz.transformer.encoder import Encoder
+
+CLEAN = "When Mary and John went to the store, John gave a drink to"
+CORRUPTED = "When Mary and John went to the store, Mary gave a drink to"
+IOI = {"answer": " Mary", "wrong": " John"}
+NAME = 9  # where the two prompts differ: " John" / " Mary"
+KINDS = ("residual", "attention", "mlp")
+CELLS = [(0, NAME), (4, 12), (11, NAME), (17, 13), (22, 10), (29, 13)]
+HEADS = [(0, 0), (9, 5), (15, 2), (21, 6), (23, 3), (29, 8)]
+
+
+@pytest.fixture(scope="module")
+def grids(smol: Encoder) -> dict[str, torch.Tensor]:
+    """Every grid of the IOI pair once; "head_one" with one site a forward."""
+    made = {
+        kind: getattr(patching, f"{kind}_patching")(smol, CLEAN, CORRUPTED, **IOI) for kind in KINDS
+    }
+    made["head"] = patching.head_patching(smol, CLEAN, CORRUPTED, **IOI)
+    made["head_one"] = patching.head_patching(smol, CLEAN, CORRUPTED, **IOI, batch_size=1)
+    return made
+
+
+@pytest.fixture(scope="module")
+def lds(smol: Encoder) -> tuple[float, float]:
+    """The clean and corrupted logit differences of plain forwards."""
+    return logit_difference(smol, CLEAN), logit_difference(smol, CORRUPTED)
+
+
+def modules(smol: Encoder, kind: str, layer: int) -> Any:
+    block = smol.model.model.layers[layer]
+    return {"residual": block, "attention": block.self_attn, "mlp": block.mlp}.get(
+        kind, block.self_attn.o_proj
+    )
+
+
+def ids(smol: Encoder, text: str) -> torch.Tensor:
+    return torch.tensor([smol.tokenizer(text)["input_ids"]])
+
+
+def logit_difference(smol: Encoder, text: str) -> float:
+    with torch.inference_mode():
+        logits = smol.model(input_ids=ids(smol, text)).logits[0, -1].float()
+    answer, wrong = (smol.tokenizer(IOI[k])["input_ids"][0] for k in ("answer", "wrong"))
+    return float(logits[answer] - logits[wrong])
+
+
+def clean_activation(smol: Encoder, kind: str, layer: int) -> torch.Tensor:
+    """(T, d) of the clean run: the layer's input, attention or MLP output, o_proj's input."""
+    kept: list[torch.Tensor] = []
+
+    def pre(_m: Any, args: tuple, kwargs: dict) -> None:
+        kept.append((args[0] if args else kwargs["hidden_states"])[0].clone())
+
+    def post(_m: Any, _args: Any, output: Any) -> None:
+        kept.append((output[0] if isinstance(output, tuple) else output)[0].clone())
+
+    module = modules(smol, kind, layer)
+    if kind in ("residual", "head"):
+        handle = module.register_forward_pre_hook(pre, with_kwargs=True)
+    else:
+        handle = module.register_forward_hook(post)
+    try:
+        logit_difference(smol, CLEAN)
+    finally:
+        handle.remove()
+    return kept[0]
+
+
+def hooked_share(
+    smol: Encoder, lds: tuple[float, float], kind: str, layer: int, index: int
+) -> float:
+    """The corrupted prompt's share recovered with one site the clean run's: position `index`
+    (residual, attention, MLP) or head `index` at every position."""
+    clean = clean_activation(smol, kind, layer)
+    size = smol.hidden_size // smol.num_heads
+
+    def put(x: torch.Tensor) -> torch.Tensor:
+        x = x.clone()
+        if kind == "head":
+            x[0, :, index * size : (index + 1) * size] = clean[:, index * size : (index + 1) * size]
+        else:
+            x[0, index] = clean[index]
+        return x
+
+    def pre(_m: Any, args: tuple, kwargs: dict) -> tuple:
+        if args:
+            return (put(args[0]), *args[1:]), kwargs
+        return args, {**kwargs, "hidden_states": put(kwargs["hidden_states"])}
+
+    def post(_m: Any, _args: Any, output: Any) -> Any:
+        return (put(output[0]), *output[1:]) if isinstance(output, tuple) else put(output)
+
+    module = modules(smol, kind, layer)
+    if kind in ("residual", "head"):
+        handle = module.register_forward_pre_hook(pre, with_kwargs=True)
+    else:
+        handle = module.register_forward_hook(post)
+    try:
+        patched = logit_difference(smol, CORRUPTED)
+    finally:
+        handle.remove()
+    clean_ld, corrupted_ld = lds
+    return (patched - corrupted_ld) / (clean_ld - corrupted_ld)
+
+
+def test_the_logit_differences_are_the_issues(smol: Encoder, lds: tuple[float, float]) -> None:
+    ours = patching.logit_differences(smol, CLEAN, CORRUPTED, **IOI)
+    assert ours == pytest.approx((6.12, -5.49), abs=0.05)
+    assert ours == pytest.approx(lds, abs=1e-4)  # the same as a plain forward's logits
+    paris = patching.logit_differences(
+        smol,
+        "The Eiffel Tower is in the city of",
+        "The Colosseum is in the city of",
+        answer=" Paris",
+        wrong=" Rome",
+    )
+    assert paris == pytest.approx((2.86, -8.70), abs=0.05)
+
+
+def test_the_grids_shapes(grids: dict[str, torch.Tensor]) -> None:
+    assert grids["head"].shape == (30, 9)
+    assert all(grids[kind].shape == (30, 14) for kind in KINDS)
+    assert not any(grid.isnan().any() for grid in grids.values())
+
+
+@pytest.mark.parametrize("layer, head", HEADS)
+def test_a_head_equals_a_hooked_forward(
+    smol: Encoder, grids: dict, lds: tuple[float, float], layer: int, head: int
+) -> None:
+    expected = hooked_share(smol, lds, "head", layer, head)
+    assert abs(float(grids["head"][layer, head]) - expected) < 2e-3
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_cells_equal_hooked_forwards(
+    smol: Encoder, grids: dict, lds: tuple[float, float], kind: str
+) -> None:
+    for layer, position in CELLS:
+        expected = hooked_share(smol, lds, kind, layer, position)
+        assert abs(float(grids[kind][layer, position]) - expected) < 2e-3, (layer, position)
+
+
+def test_the_batched_path_equals_one_site_a_forward(grids: dict[str, torch.Tensor]) -> None:
+    torch.testing.assert_close(grids["head"], grids["head_one"], atol=1e-4, rtol=0)
+
+
+def test_sites_before_the_first_difference_are_exactly_zero(grids: dict) -> None:
+    for kind in KINDS:
+        assert (grids[kind][:, :NAME] == 0).all()
+
+
+def test_the_changed_name_and_the_last_position_carry_the_answer(grids: dict) -> None:
+    residual = grids["residual"]
+    assert residual[0, NAME] == pytest.approx(1.0, abs=0.01)  # the whole input, changed back
+    assert residual[-1, -1] == pytest.approx(1.0, abs=0.1)  # the last layer reads the rest
+    assert residual[0, NAME + 1 :].abs().max() < 0.01  # nothing else differs at layer 0
+
+
+def test_progress_and_stop(smol: Encoder) -> None:
+    shares: list[float] = []
+    grid = patching.residual_patching(
+        smol, CLEAN, CORRUPTED, **IOI, progress=shares.append, stop=lambda: len(shares) >= 2
+    )
+    assert len(shares) == 2 and 0 < shares[0] < shares[1] < 1
+    assert not grid[:2].isnan().any() and grid[2:, NAME:].isnan().all()
+    assert (grid[:, :NAME] == 0).all()
+
+
+def test_refusals(smol: Encoder, encoder: Encoder) -> None:
+    with pytest.raises(InputError, match=r"14 tokens .* as 15; they first differ at position 9"):
+        patching.head_patching(smol, CLEAN, CORRUPTED.replace("Mary gave", "Mary Ann gave"), **IOI)
+    with pytest.raises(InputError, match=r"' Marigold' reads as 3 tokens \('␣Mar' \+ 'ig"):
+        patching.head_patching(smol, CLEAN, CORRUPTED, answer=" Marigold", wrong=" John")
+    with pytest.raises(InputError, match="nothing for a patch to recover"):
+        patching.residual_patching(smol, CLEAN, CLEAN, **IOI)
+    with pytest.raises(InputError, match="causal language model") as refused:
+        patching.mlp_patching(encoder, CLEAN, CORRUPTED, **IOI)
+    assert refused.value.key == "patching_needs_decoder"
