@@ -5,6 +5,7 @@ path equal to one site a forward, exact zeros before the first difference, and e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -58,15 +59,24 @@ def logit_difference(smol: Encoder, text: str) -> float:
     return float(logits[answer] - logits[wrong])
 
 
-def clean_activation(smol: Encoder, kind: str, layer: int) -> torch.Tensor:
-    """(T, d) of the clean run: the layer's input, attention or MLP output, o_proj's input."""
-    kept: list[torch.Tensor] = []
+def hooked_run(
+    smol: Encoder, text: str, kind: str, layer: int, change: Callable[[torch.Tensor], Any]
+) -> float:
+    """The logit difference of `text` with `change` seeing one layer's site, (1, T, d): the
+    layer's input, its attention or MLP output, or o_proj's input; a tensor it returns
+    replaces the site's (None leaves it)."""
 
-    def pre(_m: Any, args: tuple, kwargs: dict) -> None:
-        kept.append((args[0] if args else kwargs["hidden_states"])[0].clone())
+    def pre(_m: Any, args: tuple, kwargs: dict) -> tuple | None:
+        new = change(args[0] if args else kwargs["hidden_states"])
+        if new is None:
+            return None
+        return ((new, *args[1:]), kwargs) if args else (args, {**kwargs, "hidden_states": new})
 
-    def post(_m: Any, _args: Any, output: Any) -> None:
-        kept.append((output[0] if isinstance(output, tuple) else output)[0].clone())
+    def post(_m: Any, _args: Any, output: Any) -> Any:
+        new = change(output[0] if isinstance(output, tuple) else output)
+        if new is None or not isinstance(output, tuple):
+            return new
+        return (new, *output[1:])
 
     module = modules(smol, kind, layer)
     if kind in ("residual", "head"):
@@ -74,10 +84,9 @@ def clean_activation(smol: Encoder, kind: str, layer: int) -> torch.Tensor:
     else:
         handle = module.register_forward_hook(post)
     try:
-        logit_difference(smol, CLEAN)
+        return logit_difference(smol, text)
     finally:
         handle.remove()
-    return kept[0]
 
 
 def hooked_share(
@@ -85,36 +94,23 @@ def hooked_share(
 ) -> float:
     """The corrupted prompt's share recovered with one site the clean run's: position `index`
     (residual, attention, MLP) or head `index` at every position."""
-    clean = clean_activation(smol, kind, layer)
+    kept: list[torch.Tensor] = []
+    hooked_run(smol, CLEAN, kind, layer, lambda x: kept.append(x[0].clone()))
     size = smol.hidden_size // smol.num_heads
+    cut = slice(index * size, (index + 1) * size)
 
     def put(x: torch.Tensor) -> torch.Tensor:
         x = x.clone()
         if kind == "head":
-            x[0, :, index * size : (index + 1) * size] = clean[:, index * size : (index + 1) * size]
+            x[0, :, cut] = kept[0][:, cut]
         else:
-            x[0, index] = clean[index]
+            x[0, index] = kept[0][index]
         return x
 
-    def pre(_m: Any, args: tuple, kwargs: dict) -> tuple:
-        if args:
-            return (put(args[0]), *args[1:]), kwargs
-        return args, {**kwargs, "hidden_states": put(kwargs["hidden_states"])}
-
-    def post(_m: Any, _args: Any, output: Any) -> Any:
-        return (put(output[0]), *output[1:]) if isinstance(output, tuple) else put(output)
-
-    module = modules(smol, kind, layer)
-    if kind in ("residual", "head"):
-        handle = module.register_forward_pre_hook(pre, with_kwargs=True)
-    else:
-        handle = module.register_forward_hook(post)
-    try:
-        patched = logit_difference(smol, CORRUPTED)
-    finally:
-        handle.remove()
     clean_ld, corrupted_ld = lds
-    return (patched - corrupted_ld) / (clean_ld - corrupted_ld)
+    return (hooked_run(smol, CORRUPTED, kind, layer, put) - corrupted_ld) / (
+        clean_ld - corrupted_ld
+    )
 
 
 def test_the_logit_differences_are_the_issues(smol: Encoder, lds: tuple[float, float]) -> None:
