@@ -9,12 +9,11 @@ Run with `python -m benchmarks.bench_patching [--repeats N]`.
 
 from __future__ import annotations
 
-import argparse
 import functools
 
 import torch
 
-from benchmarks.timing import median_seconds
+from benchmarks.timing import median_seconds, repeats_option
 
 CLEAN = "When Mary and John went to the store, John gave a drink to"
 CORRUPTED = "When Mary and John went to the store, Mary gave a drink to"
@@ -22,9 +21,7 @@ TARGETS = {"head": 40.0, "residual": 60.0, "attention": None, "mlp": None}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
+    repeats = repeats_option(__doc__)
     torch.set_num_threads(1)
     from attnviz.transformer import models, patching
     from attnviz.transformer.encoder import Encoder
@@ -36,13 +33,13 @@ def main() -> None:
         with torch.inference_mode():
             return smol.model(input_ids=ids).logits
 
-    plain = median_seconds(forward, 5 * args.repeats)
+    plain = median_seconds(forward, 5 * repeats)
     print(f"SmolLM2, IOI pair ({ids.shape[1]} tokens), one thread:")
     print(f"  one plain forward {plain * 1e3:.0f} ms")
     for kind, target in TARGETS.items():
         grid = getattr(patching, f"{kind}_patching")
         run = functools.partial(grid, smol, CLEAN, CORRUPTED, answer=" Mary", wrong=" John")
-        seconds = median_seconds(run, args.repeats)
+        seconds = median_seconds(run, repeats)
         shape = " x ".join(str(n) for n in run().shape)
         wanted = f" (target <= {target:.0f}x)" if target else ""
         print(f"  {kind:9s} grid {shape:7s} {seconds:5.2f} s, {seconds / plain:5.1f}x{wanted}")
