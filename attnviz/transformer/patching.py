@@ -2,25 +2,25 @@
 al. 2022's causal tracing; TransformerLens's `patching`).
 
 The model reads a corrupted prompt with one activation taken from its run on the clean prompt;
-each value is the share of the logit difference that patch recovers,
-`(LD_patched - LD_corrupted) / (LD_clean - LD_corrupted)` with `LD = logit[answer] -
-logit[wrong]` at the last position: 0 is the corrupted run, 1 the clean run. The sites: each
-head's output (its slice of the output projection's input, where `interventions` ablates it),
-the residual stream entering each layer (the decoder layer's first argument), and each layer's
-attention and MLP outputs before their residual adds, at each position.
+each value is the share of the logit difference that patch recovers, `(LD_patched -
+LD_corrupted) / (LD_clean - LD_corrupted)` with `LD = logit[answer] - logit[wrong]` at the last
+position: 0 is the corrupted run, 1 the clean run. The sites: each head's output (its slice of
+the output projection's input, where `interventions` ablates it), the residual stream entering
+each layer (the decoder layer's first argument), each layer's attention and MLP outputs before
+their residual adds.
 
 Shape letters: L layers, H heads, T tokens, p the first position where the prompts differ,
-S = T - p the positions recomputed, B sites a forward, d the hidden size.
-
-Positions before p are the same in both runs (the model is causal), so a patch there changes
-nothing: those cells are exactly 0. A site at layer l starts from the corrupted run's residual
-entering l at positions p.., over the shared prefix's key/value cache, runs layers l.. only and
-reads the final hidden state at the last position against two unembedding rows.
+S = T - p the positions recomputed, B sites a forward, d the hidden size. Positions before p
+are the same in both runs (the model is causal): a patch there changes nothing, those cells are
+exactly 0. A site at layer l starts from the corrupted run's residual entering l at positions
+p.. over the shared prefix's key/value cache, runs layers l.. only and reads the final hidden
+state at the last position against two unembedding rows.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -42,15 +42,35 @@ _MODULE = {"head": 0, "attention": 1, "mlp": 2}  # where in a layer's (projectio
 
 
 @dataclass(frozen=True)
+class _Call:
+    """A decoder layer's arguments besides the residual stream, as the model passed them."""
+
+    args: tuple[Any, ...]  # after the hidden states (GPT-2 passes its cache and mask so)
+    kwargs: dict[str, Any]
+    positional: bool  # the hidden states came first, else as `hidden_states=`
+
+    def __call__(self, layer: Any, hidden: torch.Tensor, old: Any, new: Any) -> torch.Tensor:
+        """`layer` run on `hidden` with the cache `old` replaced by `new`."""
+        args = tuple(new if old is not None and value is old else value for value in self.args)
+        kwargs = {k: new if old is not None and v is old else v for k, v in self.kwargs.items()}
+        if self.positional:
+            return _first(layer(hidden, *args, **kwargs))
+        return _first(layer(*args, hidden_states=hidden, **kwargs))
+
+
+def _first(output: Any) -> torch.Tensor:
+    return output[0] if isinstance(output, tuple) else output
+
+
+@dataclass(frozen=True)
 class _Run:
     """One prompt's positions p.. read over the prefix cache: what each layer saw."""
 
-    residual: list[torch.Tensor]  # L x (S, d): the stream entering each layer
-    attention: list[torch.Tensor]  # L x (S, d): self-attention's output, before the add
-    mlp: list[torch.Tensor]  # L x (S, d): the MLP's output, before the add
-    head: list[torch.Tensor]  # L x (S, H * d_head): the output projection's input
-    kwargs: list[dict[str, Any]]  # each layer's keyword arguments (mask, rotary, cache)
-    cache: Any  # the cache object those kwargs hold, replaced by each batch's own
+    # kind -> L x (S, d): "residual" entering each layer, "attention" and "mlp" outputs before
+    # their adds; "head": L x (S, H * d_head), the output projection's input
+    seen: dict[str, list[torch.Tensor]]
+    calls: list[_Call]  # each layer's other arguments (mask, rotary, cache)
+    cache: Any  # the cache object those arguments hold, replaced by each batch's own
     last: torch.Tensor  # (d,) the final hidden state at the last position, normed
 
 
@@ -123,10 +143,8 @@ def _one_token(encoder: Encoder, text: str) -> int:
 
 
 def _first_difference(clean: list[int], corrupted: list[int]) -> int:
-    for position, (a, b) in enumerate(zip(clean, corrupted, strict=False)):
-        if a != b:
-            return position
-    return min(len(clean), len(corrupted))
+    pairs = enumerate(zip(clean, corrupted, strict=False))
+    return next((i for i, (a, b) in pairs if a != b), min(len(clean), len(corrupted)))
 
 
 def _batched_cache(prefix: Any, batch: int) -> Any:
@@ -134,29 +152,20 @@ def _batched_cache(prefix: Any, batch: int) -> Any:
     if prefix is None:
         return None
     cache = copy.deepcopy(prefix)
-    if batch > 1:
-        cache.batch_repeat_interleave(batch)
+    cache.batch_repeat_interleave(batch)
     return cache
-
-
-def _with_cache(kwargs: dict[str, Any], old: Any, new: Any) -> dict[str, Any]:
-    if old is None:
-        return kwargs
-    return {key: new if value is old else value for key, value in kwargs.items()}
-
-
-def _first(output: Any) -> torch.Tensor:
-    return output[0] if isinstance(output, tuple) else output
 
 
 def _record(setup_sites: list[tuple[Any, Any, Any]], layers: Any) -> tuple[list[Any], dict]:
     """Hooks recording, for batch row 0, each layer's input and kwargs, its attention and MLP
     outputs and its output projection's input."""
-    seen: dict[str, list[Any]] = {key: [] for key in (*_SEEN, "kwargs")}
+    seen: dict[str, list[Any]] = {key: [] for key in (*_SEEN, "calls")}
 
     def pre(_m: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        seen["residual"].append((args[0] if args else kwargs["hidden_states"])[0])
-        seen["kwargs"].append(dict(kwargs))
+        kwargs = dict(kwargs)
+        hidden = args[0] if args else kwargs.pop("hidden_states")
+        seen["residual"].append(hidden[0])
+        seen["calls"].append(_Call(tuple(args[1:]), kwargs, bool(args)))
 
     def keep(kind: str) -> Callable[..., None]:
         def hook(_m: Any, _args: Any, output: Any) -> None:
@@ -192,9 +201,8 @@ def _read(
         for handle in handles:
             handle.remove()
     last = out.last_hidden_state[0, -1]
-    return _Run(
-        seen["residual"], seen["attention"], seen["mlp"], seen["head"], seen["kwargs"], cache, last
-    )
+    calls = seen.pop("calls")
+    return _Run(seen, calls, cache, last)
 
 
 def _prefix_cache(encoder: Encoder, ids: list[int], start: int) -> Any:
@@ -210,10 +218,8 @@ def _setup(encoder: Encoder, clean: str, corrupted: str, answer: str, wrong: str
     parts = _parts(encoder)
     answer_id = _one_token(encoder, answer)
     wrong_id = _one_token(encoder, wrong)
-    clean_ids, corrupted_ids = (
-        _ids(encoder, clean, "The clean prompt"),
-        _ids(encoder, corrupted, "The corrupted prompt"),
-    )
+    clean_ids = _ids(encoder, clean, "The clean prompt")
+    corrupted_ids = _ids(encoder, corrupted, "The corrupted prompt")
     first = _first_difference(clean_ids, corrupted_ids)
     if len(clean_ids) != len(corrupted_ids):
         raise InputError(
@@ -258,9 +264,7 @@ def _patch_hook(kind: str, rows: torch.Tensor, sites: Sequence[int], heads: int)
         return lambda _m, args: (patched(args[0]), *args[1:])
 
     def post(_m: Any, _args: Any, output: Any) -> Any:
-        if isinstance(output, tuple):
-            return (patched(output[0]), *output[1:])
-        return patched(output)
+        return (patched(output[0]), *output[1:]) if isinstance(output, tuple) else patched(output)
 
     return post
 
@@ -269,14 +273,14 @@ def _patched_lds(setup: _Setup, kind: str, layer: int, sites: Sequence[int]) -> 
     """(B,) logit differences of the corrupted run with each site of `layer` patched, one a
     batch row: layers `layer`.. run on positions p.. over the prefix cache."""
     batch = len(sites)
-    hidden = setup.corrupted.residual[layer].expand(batch, -1, -1).clone()  # (B, S, d)
+    hidden = setup.corrupted.seen["residual"][layer].expand(batch, -1, -1).clone()  # (B, S, d)
     handles = []
     if kind == "residual":
         for b, site in enumerate(sites):
-            hidden[b, site] = setup.clean.residual[layer][site]
+            hidden[b, site] = setup.clean.seen["residual"][layer][site]
     else:
         module = setup.sites[layer][_MODULE[kind]]
-        rows = getattr(setup.clean, kind)[layer]
+        rows = setup.clean.seen[kind][layer]
         hook = _patch_hook(kind, rows, sites, setup.heads)
         if kind == "head":
             handles.append(module.register_forward_pre_hook(hook))
@@ -286,8 +290,8 @@ def _patched_lds(setup: _Setup, kind: str, layer: int, sites: Sequence[int]) -> 
     try:
         with torch.inference_mode():
             for index in range(layer, len(setup.layers)):
-                kwargs = _with_cache(setup.corrupted.kwargs[index], setup.corrupted.cache, cache)
-                hidden = _first(setup.layers[index](hidden, **kwargs))
+                call = setup.corrupted.calls[index]
+                hidden = call(setup.layers[index], hidden, setup.corrupted.cache, cache)
             last = setup.norm(hidden[:, -1])  # (B, d)
     finally:
         for handle in handles:
@@ -360,38 +364,36 @@ class Patching(Protocol):
     ) -> torch.Tensor: ...
 
 
-def _grid_function(kind: str, name: str, doc: str) -> Patching:
+def _grid_function(kind: str, doc: str) -> Patching:
     def patching(
         encoder: Encoder, clean: str, corrupted: str, *, answer: str, wrong: str, **options: Any
     ) -> torch.Tensor:
         return _grid(_setup(encoder, clean, corrupted, answer, wrong), kind, **options)
 
-    patching.__name__ = patching.__qualname__ = name
+    patching.__name__ = patching.__qualname__ = f"{kind}_patching"
     patching.__doc__ = doc + " " + (Patching.__doc__ or "")
+    shown = inspect.signature(Patching.__call__)  # help() shows the options and their defaults
+    patching.__signature__ = shown.replace(parameters=list(shown.parameters.values())[1:])  # type: ignore[attr-defined]
     return cast(Patching, patching)
 
 
 head_patching = _grid_function(
     "head",
-    "head_patching",
     "(L, H) float32: the share of the logit difference recovered when one head's output, at "
     "every position, is the clean run's.",
 )
 residual_patching = _grid_function(
     "residual",
-    "residual_patching",
     "(L, T) float32: the share recovered when the residual stream entering layer l at position "
     "t is the clean run's (row 0: the embeddings' output); 0 before the first difference.",
 )
 attention_patching = _grid_function(
     "attention",
-    "attention_patching",
     "(L, T) float32: the share recovered when layer l's self-attention output (after its "
     "output projection, before the residual add) at position t is the clean run's.",
 )
 mlp_patching = _grid_function(
     "mlp",
-    "mlp_patching",
     "(L, T) float32: the share recovered when layer l's MLP output (before the residual add) "
     "at position t is the clean run's.",
 )
