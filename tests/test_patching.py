@@ -6,6 +6,8 @@ path equal to one site a forward, exact zeros before the first difference, and e
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ import torch
 from attnviz.errors import InputError
 from attnviz.transformer import patching
 from attnviz.transformer.encoder import Encoder
+from tests import families
 
 CLEAN = "When Mary and John went to the store, John gave a drink to"
 CORRUPTED = "When Mary and John went to the store, Mary gave a drink to"
@@ -22,6 +25,18 @@ NAME = 9  # where the two prompts differ: " John" / " Mary"
 KINDS = ("residual", "attention", "mlp")
 CELLS = [(0, NAME), (4, 12), (11, NAME), (17, 13), (22, 10), (29, 13)]
 HEADS = [(0, 0), (9, 5), (15, 2), (21, 6), (23, 3), (29, 8)]
+TINY = ("the cat sat on the mat", "the dog sat on the mat")
+
+
+@dataclass(frozen=True)
+class Pair:
+    clean: str
+    corrupted: str
+    answer: str
+    wrong: str
+
+
+PAIR = Pair(CLEAN, CORRUPTED, **IOI)
 
 
 @pytest.fixture(scope="module")
@@ -43,29 +58,38 @@ def grids(smol: Encoder) -> dict[str, torch.Tensor]:
 @pytest.fixture(scope="module")
 def lds(smol: Encoder) -> tuple[float, float]:
     """The clean and corrupted logit differences of plain forwards."""
-    return logit_difference(smol, CLEAN), logit_difference(smol, CORRUPTED)
+    return logit_difference(smol, CLEAN, PAIR), logit_difference(smol, CORRUPTED, PAIR)
 
 
-def modules(smol: Encoder, kind: str, layer: int) -> Any:
-    block = smol.model.model.layers[layer]
-    return {"residual": block, "attention": block.self_attn, "mlp": block.mlp}.get(
-        kind, block.self_attn.o_proj
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return families.make_all(tmp_path_factory.mktemp("patching"), ("gpt2", "gpt_neox", "qwen2"))
+
+
+def child(module: Any, names: tuple[str, ...]) -> Any:
+    return next(getattr(module, name) for name in names if hasattr(module, name))
+
+
+def modules(model: Encoder, kind: str, layer: int) -> Any:
+    """Llama's, GPT-2's, GPT-NeoX's module of one site: the layer, its attention, its MLP or
+    its output projection."""
+    block = child(model.model.base_model, ("layers", "h"))[layer]
+    attention = child(block, ("self_attn", "attn", "attention"))
+    return {"residual": block, "attention": attention, "mlp": block.mlp}.get(
+        kind, child(attention, ("o_proj", "c_proj", "dense"))
     )
 
 
-def ids(smol: Encoder, text: str) -> torch.Tensor:
-    return torch.tensor([smol.tokenizer(text)["input_ids"]])
-
-
-def logit_difference(smol: Encoder, text: str) -> float:
+def logit_difference(model: Encoder, text: str, pair: Pair) -> float:
     with torch.inference_mode():
-        logits = smol.model(input_ids=ids(smol, text)).logits[0, -1].float()
-    answer, wrong = (smol.tokenizer(IOI[k])["input_ids"][0] for k in ("answer", "wrong"))
+        ids = torch.tensor([model.tokenizer(text)["input_ids"]])
+        logits = model.model(input_ids=ids).logits[0, -1].float()
+    answer, wrong = (model.tokenizer(w)["input_ids"][0] for w in (pair.answer, pair.wrong))
     return float(logits[answer] - logits[wrong])
 
 
 def hooked_run(
-    smol: Encoder, text: str, kind: str, layer: int, change: Callable[[torch.Tensor], Any]
+    model: Encoder, text: str, pair: Pair, site: tuple[str, int], change: Callable[..., Any]
 ) -> float:
     """The logit difference of `text` with `change` seeing one layer's site, (1, T, d): the
     layer's input, its attention or MLP output, or o_proj's input; a tensor it returns
@@ -83,25 +107,25 @@ def hooked_run(
             return new
         return (new, *output[1:])
 
-    module = modules(smol, kind, layer)
-    if kind in ("residual", "head"):
+    module = modules(model, *site)
+    if site[0] in ("residual", "head"):
         handle = module.register_forward_pre_hook(pre, with_kwargs=True)
     else:
         handle = module.register_forward_hook(post)
     try:
-        return logit_difference(smol, text)
+        return logit_difference(model, text, pair)
     finally:
         handle.remove()
 
 
 def hooked_share(
-    smol: Encoder, lds: tuple[float, float], kind: str, layer: int, index: int
+    model: Encoder, pair: Pair, lds: tuple[float, float], kind: str, layer: int, index: int
 ) -> float:
     """The corrupted prompt's share recovered with one site the clean run's: position `index`
     (residual, attention, MLP) or head `index` at every position."""
     kept: list[torch.Tensor] = []
-    hooked_run(smol, CLEAN, kind, layer, lambda x: kept.append(x[0].clone()))
-    size = smol.hidden_size // smol.num_heads
+    hooked_run(model, pair.clean, pair, (kind, layer), lambda x: kept.append(x[0].clone()))
+    size = model.hidden_size // model.num_heads
     cut = slice(index * size, (index + 1) * size)
 
     def put(x: torch.Tensor) -> torch.Tensor:
@@ -113,9 +137,8 @@ def hooked_share(
         return x
 
     clean_ld, corrupted_ld = lds
-    return (hooked_run(smol, CORRUPTED, kind, layer, put) - corrupted_ld) / (
-        clean_ld - corrupted_ld
-    )
+    patched = hooked_run(model, pair.corrupted, pair, (kind, layer), put)
+    return (patched - corrupted_ld) / (clean_ld - corrupted_ld)
 
 
 def test_the_logit_differences_are_the_issues(smol: Encoder, lds: tuple[float, float]) -> None:
@@ -132,6 +155,26 @@ def test_the_logit_differences_are_the_issues(smol: Encoder, lds: tuple[float, f
     assert paris == pytest.approx((2.86, -8.70), abs=0.05)
 
 
+@pytest.mark.parametrize("family", ["gpt2", "gpt_neox", "qwen2"])
+def test_other_families_equal_hooked_forwards(tiny: dict[str, Path], family: str) -> None:
+    """GPT-2 passes its cache and mask to each block positionally, GPT-NeoX adds attention and
+    MLP in parallel: every kind of site of every layer, against the hooked forward."""
+    model = Encoder(tiny[family])
+    ids, other = (model.tokenizer(text)["input_ids"] for text in TINY)
+    pair = Pair(*TINY, *(model.tokenizer.decode([i]) for i in (ids[0], ids[-1])))
+    lds = logit_difference(model, pair.clean, pair), logit_difference(model, pair.corrupted, pair)
+    first = next(i for i, (a, b) in enumerate(zip(ids, other, strict=True)) if a != b)
+    for kind in (*KINDS, "head"):
+        grid = getattr(patching, f"{kind}_patching")(
+            model, *TINY, answer=pair.answer, wrong=pair.wrong, batch_size=3
+        )
+        indices = range(model.num_heads) if kind == "head" else (first - 1, first, len(ids) - 1)
+        for layer in range(model.num_layers):
+            for index in indices:
+                expected = hooked_share(model, pair, lds, kind, layer, index)
+                assert abs(float(grid[layer, index]) - expected) < 2e-3, (kind, layer, index)
+
+
 def test_the_grids_shapes(grids: dict[str, torch.Tensor]) -> None:
     assert grids["head"].shape == (30, 9)
     assert all(grids[kind].shape == (30, 14) for kind in KINDS)
@@ -142,7 +185,7 @@ def test_the_grids_shapes(grids: dict[str, torch.Tensor]) -> None:
 def test_a_head_equals_a_hooked_forward(
     smol: Encoder, grids: dict, lds: tuple[float, float], layer: int, head: int
 ) -> None:
-    expected = hooked_share(smol, lds, "head", layer, head)
+    expected = hooked_share(smol, PAIR, lds, "head", layer, head)
     assert abs(float(grids["head"][layer, head]) - expected) < 2e-3
 
 
@@ -151,7 +194,7 @@ def test_cells_equal_hooked_forwards(
     smol: Encoder, grids: dict, lds: tuple[float, float], kind: str
 ) -> None:
     for layer, position in CELLS:
-        expected = hooked_share(smol, lds, kind, layer, position)
+        expected = hooked_share(smol, PAIR, lds, kind, layer, position)
         assert abs(float(grids[kind][layer, position]) - expected) < 2e-3, (layer, position)
 
 
