@@ -90,10 +90,6 @@ class _Setup:
     ld_clean: float
     ld_corrupted: float
 
-    def ld(self, last: torch.Tensor) -> torch.Tensor:
-        """(B,) logit differences from (B, d) final hidden states."""
-        return last.float() @ self.direction + self.bias
-
 
 def _child(module: Any, names: Sequence[str]) -> Any:
     for name in names:
@@ -119,7 +115,11 @@ def _parts(encoder: Encoder) -> tuple[Any, Any, list[tuple[Any, Any, Any]]]:
     ]
     if any(attention is None or mlp is None for attention, mlp in found):
         raise InputError("patching_unsupported", model_type=encoder.model_type)
-    sites = [(p, a, m) for p, (a, m) in zip(projections(encoder), found, strict=True)]
+    try:
+        heads = projections(encoder)
+    except InputError:
+        raise InputError("patching_unsupported", model_type=encoder.model_type) from None
+    sites = [(p, a, m) for p, (a, m) in zip(heads, found, strict=True)]
     return layers, norm, sites
 
 
@@ -296,7 +296,7 @@ def _patched_lds(setup: _Setup, kind: str, layer: int, sites: Sequence[int]) -> 
     finally:
         for handle in handles:
             handle.remove()
-    return setup.ld(last)
+    return last.float() @ setup.direction + setup.bias  # (B,) logit differences
 
 
 def _grid(
