@@ -76,6 +76,7 @@ bench: $(DEV_STAMP) chromium
 	$(PY) -m benchmarks.bench_nli
 	$(PY) -m benchmarks.bench_long
 	$(PY) -m benchmarks.bench_generation
+	$(PY) -m benchmarks.bench_patching
 	$(PY) -m benchmarks.bench_busy
 
 # The class tour: 100 sessions arriving over 60 s, each visiting every page in turn for 10

@@ -10,11 +10,9 @@ Run with `python -m benchmarks.bench_generation [--repeats N]`.
 
 from __future__ import annotations
 
-import argparse
-
 import torch
 
-from benchmarks.timing import median_seconds
+from benchmarks.timing import median_seconds, repeats_option
 
 PROMPT = "The cat sat on the mat. The dog sat on the rug. The cat sat on the"
 TOKENS = 32
@@ -22,9 +20,7 @@ HEADS = [(3, 1), (8, 4), (14, 3), (20, 7), (26, 2)]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
+    repeats = repeats_option(__doc__)
     torch.set_num_threads(1)
     from attnviz.transformer import generation, interventions, models
     from attnviz.transformer.encoder import Encoder
@@ -44,8 +40,8 @@ def main() -> None:
 
     made = generation.generate(smol, PROMPT, max_new_tokens=TOKENS)
     count = len(made.ids)
-    ours_s = median_seconds(ours, args.repeats)
-    theirs_s = median_seconds(theirs, args.repeats)
+    ours_s = median_seconds(ours, repeats)
+    theirs_s = median_seconds(theirs, repeats)
     print(f"SmolLM2, {count} greedy tokens after a {ids.shape[1]}-token prompt, one thread:")
     print(
         f"  attnviz generate {count / ours_s:5.1f} tokens/s, transformers generate with "
@@ -78,8 +74,8 @@ def main() -> None:
         return interventions.next_token_probs(smol, PROMPT, ablate=HEADS)
 
     ours_s, bare_s = (
-        median_seconds(ablated, 5 * args.repeats),
-        median_seconds(bare, 5 * args.repeats),
+        median_seconds(ablated, 5 * repeats),
+        median_seconds(bare, 5 * repeats),
     )
     print(
         f"  5 heads zeroed: attnviz {ours_s * 1e3:.0f} ms, bare hooked forward "

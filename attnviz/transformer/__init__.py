@@ -13,7 +13,9 @@
 - `lazy`: long readings that keep q, k, v and compute one head at a time;
 - `neurons`: one head's q, k, v and its score term by term;
 - `generation`, `interventions`, `head_finder`, `lens`: greedy generation with each step's
-  attention, heads ablated, the induction-head finder, the logit lens.
+  attention, heads ablated, the induction-head finder, the logit lens;
+- `patching`: activation patching, the share of a logit difference each head, residual stream,
+  attention or MLP output carries from a clean prompt into a corrupted one.
 
 The names below are public and stable (notebooks import them from `attnviz.transformer`). They
 are loaded on first use, so `import attnviz.transformer` loads neither torch nor transformers.
@@ -30,6 +32,8 @@ _FROM: dict[str, str] = {
     **dict.fromkeys(("next_token_probs",), "interventions"),
     **dict.fromkeys(("induction_scores",), "head_finder"),
     **dict.fromkeys(("logit_lens",), "lens"),
+    **dict.fromkeys(("head_patching", "residual_patching", "logit_differences"), "patching"),
+    **dict.fromkeys(("attention_patching", "mlp_patching"), "patching"),
 }
 
 __all__ = sorted(_FROM)
