@@ -13,6 +13,8 @@ from typing import Any
 
 import streamlit as st
 
+SEEN_SUFFIX = ".seen"  # state key suffix: the cells a panels chart's last event held
+
 
 def _field(container: object, name: str) -> Any:
     if isinstance(container, Mapping):
@@ -46,18 +48,28 @@ def selected_head(selection: Mapping[str, Any] | object) -> tuple[int, int] | No
     return None
 
 
-def selected_panel_cell(
+def selected_panel_cells(
     selection: Mapping[str, Any] | object, cells: Sequence[int | None]
-) -> tuple[int, int, int] | None:
-    """(panel, row, column) of the first clicked cell of a `panels` figure whose overlays are the
-    traces `cells` (`attnviz.figures.panels.panel_cells`), or None."""
+) -> list[tuple[int, int, int]]:
+    """(panel, row, column) of every selected cell of a `panels` figure whose overlays are the
+    traces `cells` (`attnviz.figures.panels.panel_cells`): a click on a second panel leaves the
+    first panel's point selected, so an event can hold one point per panel clicked."""
+    picked = []
     for point in _selected_points(selection):
         curve = _field(point, "curve_number")
         x, y = _field(point, "x"), _field(point, "y")
         known = isinstance(curve, int) and curve in cells
         if known and isinstance(x, int | float) and isinstance(y, int | float):
-            return cells.index(curve), round(y), round(x)
-    return None
+            picked.append((cells.index(curve), round(y), round(x)))
+    return picked
+
+
+def selected_panel_cell(
+    selection: Mapping[str, Any] | object, cells: Sequence[int | None]
+) -> tuple[int, int, int] | None:
+    """(panel, row, column) of the first selected cell of a `panels` figure, or None."""
+    picked = selected_panel_cells(selection, cells)
+    return picked[0] if picked else None
 
 
 def store_click(
@@ -78,11 +90,15 @@ def store_panel_click(
 ) -> None:
     """A `panels` figure's on_select callback: the clicked cell of panel p into the two state
     keys `keys[p]`, its row and its column (None: that panel's clicks, or their column, are not
-    kept)."""
-    picked = selected_panel_cell(st.session_state.get(chart_key), cells)
-    if picked is None:
+    kept). Of several selected cells, the one the last event did not hold is the new click."""
+    picked = selected_panel_cells(st.session_state.get(chart_key), cells)
+    seen_key = f"{chart_key}{SEEN_SUFFIX}"
+    seen = st.session_state.get(seen_key, [])
+    st.session_state[seen_key] = picked
+    new = [cell for cell in picked if cell not in seen] or picked
+    if not new:
         return
-    panel, row, column = picked
+    panel, row, column = new[0]
     kept = keys[panel]
     if kept is None:
         return

@@ -60,3 +60,20 @@ def test_store_panel_click_keeps_the_cell_under_its_panels_keys(cells, monkeypat
     state["chart"] = {"selection": {"points": []}}
     selection.store_panel_click("chart", cells, [None, None, None])
     assert (state["a_row"], state["a_col"]) == (2, 2)
+
+
+def test_a_click_on_a_second_panel_wins_over_the_first_panels_kept_point(cells, monkeypatch):
+    """Plotly keeps the first panel's point selected when a second panel is clicked: the event
+    holds both, and the new one is the click."""
+    state: dict = {"chart": _click(cells[0], 2, 1)}
+    monkeypatch.setattr(st, "session_state", state)
+    keys = [("a_row", "a_col"), None, ("c_row", "c_col")]
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["a_row"], state["a_col"]) == (1, 2)
+    both = {"curve_number": cells[2], "x": 3, "y": 0}
+    state["chart"]["selection"]["points"].append(both)
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["c_row"], state["c_col"]) == (0, 3)
+    state["chart"]["selection"]["points"].insert(0, {"curve_number": cells[0], "x": 0, "y": 2})
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["a_row"], state["a_col"]) == (2, 0)

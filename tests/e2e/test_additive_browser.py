@@ -4,6 +4,7 @@ click on a cell of any comparison panel shows that query's features."""
 from __future__ import annotations
 
 import numpy as np
+from playwright.sync_api import Error as PlaywrightError
 
 from attnviz.attention import attend
 from attnviz.inputs import random_qkv as random_inputs
@@ -35,8 +36,15 @@ PANEL_TITLES = (
 
 
 def z_of(page, title: str) -> np.ndarray:
-    """The matrix of the panel titled `title`."""
-    return np.array(page.evaluate(PANEL_Z, title), dtype=float)
+    """The matrix of the panel titled `title`, once a drawn chart holds that panel (a chart the
+    last run changed is mounted anew: for a moment no chart holds it)."""
+    for _ in range(3):
+        wait_until(page, f"() => ({PANEL_Z})({title!r}).length > 0")
+        try:
+            return np.array(page.evaluate(PANEL_Z, title), dtype=float)
+        except PlaywrightError:  # remounted between the wait and the read: wait again
+            continue
+    raise AssertionError(f"no chart held the panel {title!r} long enough to be read")
 
 
 def test_additive_page_draws_and_reacts(app_url, page):
