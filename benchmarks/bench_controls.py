@@ -45,7 +45,7 @@ from playwright.sync_api import Error as PlaywrightError
 from streamlit.testing.v1 import AppTest
 
 from attnviz.app.page import APP_ROOT
-from attnviz.lessons.across.view_rollout import ALL_LAYERS
+from attnviz.lessons.across_rollout.view import ALL_LAYERS
 from attnviz.transformer import models
 from benchmarks.bench_repaint import server
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS

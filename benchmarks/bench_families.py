@@ -70,7 +70,7 @@ def long_input_redraw() -> None:
     """The model page with 512 tokens of MiniLM: the forward, then another head's redraw."""
     from streamlit.testing.v1 import AppTest
 
-    from attnviz.lessons.model import view_controls as model_controls
+    from attnviz.lessons.model_controls import view as model_controls
 
     root = Path(__file__).resolve().parent.parent
     at = AppTest.from_file(str(root / "dashboard.py"), default_timeout=180).run()

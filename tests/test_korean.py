@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz import i18n
 from attnviz.app import matrix_input as inputs
 from attnviz.app import page
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from attnviz.lessons.playground import view as pg
 from attnviz.strings import GLOSSARY
 from tests.apptest import ROOT, TIMEOUT

@@ -25,6 +25,20 @@ def module_name(path: Path) -> str:
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 LESSON_NAMES = {p.name for p in (PACKAGE / "lessons").iterdir() if (p / "__init__.py").exists()}
+PAGES = {
+    name
+    for name in LESSON_NAMES
+    if "LESSON =" in (PACKAGE / "lessons" / name / "__init__.py").read_text()
+}
+
+
+def page_of(lesson: str) -> str:
+    """The page a lesson folder belongs to: itself, or for a part `<page>_<part>` its page."""
+    if lesson in PAGES:
+        return lesson
+    owners = [page for page in PAGES if lesson.startswith(page + "_")]
+    assert owners, f"{lesson}: a lesson folder declares a LESSON or is named <page>_<part>"
+    return max(owners, key=len)
 
 
 def imports_of(path: Path) -> set[str]:
@@ -47,8 +61,9 @@ def layer(name: str) -> str:
     if parts[:2] == ["attnviz", "figures"]:
         return "figures"
     if parts[:2] == ["attnviz", "lessons"] and len(parts) == 4:
-        # view.py and its parts, view_<part>.py, are the lesson's views
-        return {"figures": "figures", "compute": "backend"}.get(parts[3], "view")
+        # Only view.py is a view (a page's part has a folder of its own, with its view.py);
+        # any other module of a lesson is backend, so Streamlit there fails the test below.
+        return {"figures": "figures", "view": "view"}.get(parts[3], "backend")
     return "backend"  # attention, parsing, ..., strings, and the lessons' declarations
 
 
@@ -71,6 +86,22 @@ def test_a_module_imports_nothing_of_a_layer_above_it(name):
             assert ORDER.index(layer(imported)) <= mine, (name, imported)
 
 
+def test_a_pages_part_is_a_folder_with_one_view_and_every_lesson_view_is_a_view_py():
+    parts = LESSON_NAMES - PAGES
+    assert {"model_heads", "across_finder", "nli_card"} <= parts
+    for part in parts:
+        page_of(part)
+        modules = {p.name for p in (PACKAGE / "lessons" / part).glob("*.py")}
+        assert modules == {"__init__.py", "view.py"}, (part, modules)
+    streamlit = {
+        n
+        for n, path in MODULES.items()
+        if "streamlit" in {i.split(".")[0] for i in imports_of(path)}
+    }
+    lessons = {n for n in streamlit if n.startswith("attnviz.lessons.")}
+    assert lessons and all(n.endswith(".view") and n.count(".") == 3 for n in lessons), lessons
+
+
 def test_lessons_do_not_import_each_other_and_the_rest_imports_none():
     for name, path in MODULES.items():
         parts = name.split(".")
@@ -87,7 +118,8 @@ def test_lessons_do_not_import_each_other_and_the_rest_imports_none():
         for imported in imports_of(path) & MODULES.keys():
             other = imported.split(".")
             if other[:2] == ["attnviz", "lessons"] and len(other) > 2:
-                assert other[2] == parts[2], (name, imported)
+                # A page's parts import its compute, figures and each other; nothing else.
+                assert page_of(other[2]) == page_of(parts[2]), (name, imported)
 
 
 def test_figure_builders_never_read_the_current_language():

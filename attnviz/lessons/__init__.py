@@ -6,6 +6,11 @@ list every lesson before any of them is loaded. `<name>/view.py` is the lesson's
 Streamlit module: `show()` draws the page below its title. `compute.py` (pure: tensors and
 data, no Streamlit, no Plotly) and `figures.py` (Plotly builders, no Streamlit) are there where
 the lesson needs its own. Its strings are `attnviz/strings/<name>.py`.
+
+A page whose view outgrows one module has a folder for each part beside its own,
+`<name>_<part>/` (`model_heads`, `across_finder`): its `__init__.py` declares no LESSON and its
+only module is `view.py`, which the page's `view.py` composes. So a lesson's Streamlit code is
+always in a `view.py`.
 """
 
 from __future__ import annotations
@@ -44,9 +49,10 @@ class Lesson:
 
 def lessons() -> tuple[Lesson, ...]:
     """Every lesson of this package, the landing page first, then by page number."""
-    found = [
-        importlib.import_module(f"{__name__}.{info.name}").LESSON
+    packages = [
+        importlib.import_module(f"{__name__}.{info.name}")
         for info in pkgutil.iter_modules(__path__)
         if info.ispkg
     ]
+    found = [package.LESSON for package in packages if hasattr(package, "LESSON")]
     return tuple(sorted(found, key=lambda lesson: lesson.order))

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.app import links
 from attnviz.app import matrix_input as inputs
 from attnviz.attention import attend
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.playground import view as pg
 from tests.apptest import ROOT, TIMEOUT, panel_z_of

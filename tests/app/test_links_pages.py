@@ -27,7 +27,7 @@ from attnviz.lessons.additive import view as additive_view
 from attnviz.lessons.home import view as home
 from attnviz.lessons.kernels import view as kernels_view
 from attnviz.lessons.masking import view as masking_view
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from attnviz.lessons.multihead import view as multihead_view
 from attnviz.lessons.nli import view as nli_view
 from attnviz.lessons.sqrt_d import view as sqrt_d_view

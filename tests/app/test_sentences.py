@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attnviz.lessons.across import view as across
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from tests.apptest import open_page
 
 OTHER = "The boxes hold your own sentences, not this example's"

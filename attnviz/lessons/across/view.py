@@ -1,8 +1,8 @@
 """The across-layers lesson below its title: all-MiniLM-L6-v2's attention followed through the
 layers (rollout and flow), what each head does in numbers (a grid per statistic, a click
-enlarges the head), and gradient saliency beside rollout. Each view is its own module
-(view_rollout, view_flow, view_heads, view_saliency, view_finder with view_ablation); this one
-reads the pair and the link and shows the chosen view."""
+enlarges the head), and gradient saliency beside rollout. Each view is a folder of its own
+beside this one (across_rollout with flow, across_heads, across_saliency, across_finder with the
+ablations, across_common); this one reads the pair and the link and shows the chosen view."""
 
 from __future__ import annotations
 
@@ -14,20 +14,19 @@ from attnviz.app.model import MODEL, pick_model
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, sentence_pair
 from attnviz.app.state import init_state
 from attnviz.i18n import t
-from attnviz.lessons.across.view_ablation import MODE, OUT
-from attnviz.lessons.across.view_common import FIRST
-from attnviz.lessons.across.view_finder import SCORE, show_finder
-from attnviz.lessons.across.view_flow import show_flow
-from attnviz.lessons.across.view_heads import HEAD, HEAD_LAYER, show_heads
-from attnviz.lessons.across.view_rollout import (
+from attnviz.lessons.across_common.view import FIRST
+from attnviz.lessons.across_finder.view import MODE, OUT, SCORE, show_finder
+from attnviz.lessons.across_heads.view import HEAD, HEAD_LAYER, show_heads
+from attnviz.lessons.across_rollout.view import (
     FUSION,
     LAYER,
     ROW,
     choose_path,
     rollout_of,
+    show_flow,
     show_rollout,
 )
-from attnviz.lessons.across.view_saliency import (
+from attnviz.lessons.across_saliency.view import (
     BASELINE,
     STEPS,
     TARGET,

@@ -2,8 +2,8 @@
 or any encoder, decoder or encoder-decoder folder the server's picker lists), every layer and
 head as a thumbnail (click one to enlarge it), one head beside its layer's average and drawn as
 bertviz's head view, a causal language model's next tokens, and the neuron view of one head.
-Each part is a module of its own (view_heads, view_neuron, view_edit, view_long, view_sinks, the
-controls in view_controls); `show` composes them."""
+Each part is a folder of its own beside this one (model_heads, model_neuron, model_long, the
+controls in model_controls); `show` composes them."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.model import pick_model
 from attnviz.app.state import init_state
 from attnviz.i18n import t
-from attnviz.lessons.model.view_controls import (
+from attnviz.lessons.model_controls.view import (
     HEAD,
     LAYER,
     LINK,
@@ -24,10 +24,9 @@ from attnviz.lessons.model.view_controls import (
     clamp,
     read_texts,
 )
-from attnviz.lessons.model.view_edit import show_edit
-from attnviz.lessons.model.view_heads import show_model
-from attnviz.lessons.model.view_long import long_toggle, show_long
-from attnviz.lessons.model.view_neuron import show_neuron
+from attnviz.lessons.model_heads.view import show_model
+from attnviz.lessons.model_long.view import long_toggle, show_long
+from attnviz.lessons.model_neuron.view import show_edit, show_neuron
 from attnviz.transformer.encoder import MINILM_TRAINED_LENGTH, Encoded, Encoder
 from attnviz.transformer.views import alignment_caveat
 

@@ -18,7 +18,7 @@ from attnviz.app.plot import plot, table
 from attnviz.app.sentences import DEFAULT_PRESET, PRESETS, pair_boxes
 from attnviz.app.state import init_state
 from attnviz.i18n import Catalogue, catalogue, t
-from attnviz.lessons.nli import figures, view_batch, view_card
+from attnviz.lessons.nli import figures
 from attnviz.lessons.nli.compute import (
     NLIChoice,
     NLIResult,
@@ -28,6 +28,8 @@ from attnviz.lessons.nli.compute import (
     pair_view,
     score,
 )
+from attnviz.lessons.nli_batch import view as file_view
+from attnviz.lessons.nli_card import view as cards
 from attnviz.nli import alignment as nli
 from attnviz.nli import data as nli_data
 from attnviz.nli.classifier import Classifier, Verdicts
@@ -162,7 +164,7 @@ def pair_inputs(
     init_state(PAIR.key, 0)  # the pair of a batch to view; a link may set it in single mode
     mode = controls.select(MODE, t("nli.mode"), lambda m: t(MODES[m]), widget="segmented")
     if mode == "file":
-        return view_batch.file_inputs(trained, path)
+        return file_view.file_inputs(trained, path)
     if mode != "batch":
         return _single_pair(), [None], 0
     return _batch()
@@ -317,7 +319,7 @@ def show_batch(
     batch = result.batch
     if read is None:
         return
-    frame = view_batch.rows(pairs, labels, read.probabilities, list(range(len(pairs))))
+    frame = file_view.rows(pairs, labels, read.probabilities, list(range(len(pairs))))
     frame[t("nli.col.tokens")] = [
         f"{len(a)}, {len(b)}" for a, b in zip(batch.premises, batch.hypotheses, strict=True)
     ]
@@ -374,8 +376,8 @@ def show() -> None:
     show_notes(aligned, index, cut_notes=read is None)
     if read is not None and trained is not None:
         who = path.removeprefix("session:") if path.startswith("session:") else ""
-        view_card.show_verdict(read, index, trained, who, model.num_layers)
-        view_card.show_models()
+        cards.show_verdict(read, index, trained, who, model.num_layers)
+        cards.show_models()
     else:
         st.info(t("nli.verdict.missing", detail=markdown_literal(path)))
     show_alignments(aligned, read, index, choice)
@@ -384,5 +386,5 @@ def show() -> None:
     if len(pairs) > 1:
         show_batch(aligned, read, pairs, labels)
     if trained is not None:
-        view_card.show_learned(trained.card)
+        cards.show_learned(trained.card)
     links.share_panel(LINK, key="nli")

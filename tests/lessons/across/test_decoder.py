@@ -10,8 +10,10 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.lessons.across import view as across
-from attnviz.lessons.across import view_common, view_rollout, view_saliency
 from attnviz.lessons.across.compute import spearman
+from attnviz.lessons.across_common import view as view_common
+from attnviz.lessons.across_rollout import view as view_rollout
+from attnviz.lessons.across_saliency import view as view_saliency
 from attnviz.rollout import attention_rollout
 from attnviz.transformer import models
 from attnviz.transformer.encoder import Encoder

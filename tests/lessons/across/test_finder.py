@@ -9,7 +9,8 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.head_stats import pattern_score, sink_share
-from attnviz.lessons.across import view_ablation, view_finder
+from attnviz.lessons.across_finder import view as view_ablation
+from attnviz.lessons.across_finder import view as view_finder
 from attnviz.transformer import head_finder, interventions, models
 from attnviz.transformer.encoder import Encoder
 from tests.app.test_links import open_with

@@ -9,8 +9,10 @@ import torch
 
 from attnviz import i18n, nli
 from attnviz.lessons.across import view as across
-from attnviz.lessons.across import view_heads, view_rollout, view_saliency
 from attnviz.lessons.across.compute import STATISTICS, head_statistics, spearman
+from attnviz.lessons.across_heads import view as view_heads
+from attnviz.lessons.across_rollout import view as view_rollout
+from attnviz.lessons.across_saliency import view as view_saliency
 from attnviz.rollout import attention_flow, attention_rollout
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import decode

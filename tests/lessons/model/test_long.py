@@ -15,9 +15,9 @@ from attnviz.app import model as app_model
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.matrix import weight_number
 from attnviz.head_stats import sink_share
-from attnviz.lessons.model import view_controls as model_controls
-from attnviz.lessons.model import view_heads as model_heads
-from attnviz.lessons.model import view_long as model_long
+from attnviz.lessons.model_controls import view as model_controls
+from attnviz.lessons.model_heads import view as model_heads
+from attnviz.lessons.model_long import view as model_long
 from attnviz.transformer import lazy, models
 from attnviz.transformer.encoder import Encoder
 from tests import families

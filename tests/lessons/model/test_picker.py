@@ -11,7 +11,7 @@ import pytest
 
 from attnviz.app import model as app_model
 from attnviz.figures.labels import escape_label, unique_labels
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from attnviz.transformer import models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.neurons import head_vectors

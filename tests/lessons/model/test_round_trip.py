@@ -11,8 +11,8 @@ import torch
 
 from attnviz.app.model import MODEL
 from attnviz.figures.labels import unique_labels
-from attnviz.lessons.model import view_controls as model_controls
-from attnviz.lessons.model import view_edit as model_edit
+from attnviz.lessons.model_controls import view as model_controls
+from attnviz.lessons.model_neuron import view as model_edit
 from attnviz.lessons.playground import view as playground
 from attnviz.transformer import interventions, models
 from attnviz.transformer.encoder import Encoder

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from attnviz.app import model as app_model
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from tests.apptest import chart, open_page, texts_of, z_of
 from tests.plotly_data import grid_block
 

@@ -11,7 +11,8 @@ import torch
 from attnviz import nli
 from attnviz.app import sentences
 from attnviz.lessons.nli import view as nli_view
-from attnviz.lessons.nli import view_batch, view_card
+from attnviz.lessons.nli_batch import view as view_batch
+from attnviz.lessons.nli_card import view as view_card
 from attnviz.nli.card import Card
 from attnviz.nli.checkpoint import DATA_DIR as DATA
 from attnviz.transformer.encoder import MAX_TOKENS

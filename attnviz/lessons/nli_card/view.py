@@ -21,7 +21,6 @@ from attnviz.nli.classifier import Classifier, Verdicts
 from attnviz.nli.data import LABEL_KEYS, LABELS
 from attnviz.transformer.encoder import MAX_TOKENS, model_layer
 
-# Which data a card's headline was measured on: its name and the paragraph of its figures.
 HEADLINE_KEYS = {"snli_test": "nli.data.snli_test", "own_test": "nli.data.own_test"}
 LEARNED_KEYS = {"snli_test": "nli.learned.snli_test", "own_test": "nli.learned.own_test"}
 

@@ -1,6 +1,7 @@
 """The Model attention page's heads view: the chosen head beside its layer's average and drawn as
-bertviz's head view, a causal language model's next tokens, and every layer and head as a
-thumbnail (click one to enlarge it)."""
+bertviz's head view, a causal language model's next tokens, and every layer and head as a thumbnail
+(click one to enlarge it); and the attention sinks: each head's share of attention on the first
+token beside the residual stream's norm there and elsewhere."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import torch
 
 from attnviz.app import cache
 from attnviz.app.feedback import markdown_literal
-from attnviz.app.plot import plot
+from attnviz.app.plot import plot, plot_row
 from attnviz.app.selection import selected_cell, selected_head, store_click
 from attnviz.figures.lines import head_lines
-from attnviz.figures.model import head_figures, model_view
+from attnviz.figures.model import head_figures, head_values, model_view
+from attnviz.head_stats import sink_share
 from attnviz.i18n import Catalogue, catalogue, t
 from attnviz.lessons.model.compute import (
     LINES_ABOVE,
@@ -25,9 +27,8 @@ from attnviz.lessons.model.compute import (
     stack_attention,
     strongest_lines,
 )
-from attnviz.lessons.model.figures import next_token_bars
-from attnviz.lessons.model.view_controls import HEAD, LAYER, QUERY, ModelChoice, query_of
-from attnviz.lessons.model.view_sinks import show_sinks
+from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
+from attnviz.lessons.model_controls.view import HEAD, LAYER, QUERY, ModelChoice, query_of
 from attnviz.transformer.encoder import Encoded, Encoder
 from attnviz.transformer.views import attention_view, renormalise
 from attnviz.transformer.words import word_groups, word_labels
@@ -193,3 +194,19 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     on_click = functools.partial(store_click, GRID, (LAYER.key, HEAD.key), selected_head)
     plot(fig, key=GRID, on_select=on_click)
     st.caption(t("model.grid_click", layer=choice.layer, head=choice.head))
+
+
+def show_sinks(encoded: Encoded, sink: torch.Tensor | None = None, *, key: str) -> None:
+    """Per head the share of attention on position 0 (rows 1 and later) as a layers x heads
+    grid, beside the residual stream's norm at position 0 and at the others, layer by layer."""
+    if sink is None:
+        sink = sink_share(encoded.every_attention())
+    text_of = catalogue()
+    figures = {f"{key}_sink": head_values(sink, title=t("model.sink.grid_title"), text=text_of)}
+    if encoded.residual_norms is not None:
+        figures[f"{key}_norms"] = residual_norms_figure(
+            encoded.residual_norms.tolist(), t("model.sink.norm_title"), text_of
+        )
+    with st.expander(t("model.sink"), expanded=False):
+        st.caption(t("model.sink.help"))
+        plot_row(figures)

@@ -26,7 +26,7 @@ from attnviz.lessons.across.compute import (
     without_first,
 )
 from attnviz.lessons.across.figures import token_bars
-from attnviz.lessons.across.view_common import (
+from attnviz.lessons.across_common.view import (
     KEPT,
     hide_switch,
     one_token_note,

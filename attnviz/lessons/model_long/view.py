@@ -18,8 +18,8 @@ from attnviz.app.selection import selected_head, store_click
 from attnviz.figures.grid import thumbnail_side
 from attnviz.figures.model import head_heatmap, model_view, stretched_bound
 from attnviz.i18n import catalogue, t
-from attnviz.lessons.model.view_controls import LONG
-from attnviz.lessons.model.view_sinks import show_sinks
+from attnviz.lessons.model_controls.view import LONG
+from attnviz.lessons.model_heads.view import show_sinks
 from attnviz.transformer import lazy
 from attnviz.transformer.encoder import Encoded, Encoder
 

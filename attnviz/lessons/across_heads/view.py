@@ -16,7 +16,7 @@ from attnviz.figures.model import head_heatmap
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import STATISTICS, head_statistics
 from attnviz.lessons.across.figures import STATISTICS_A_ROW, statistic_grid
-from attnviz.lessons.across.view_common import MAX_LAYERS
+from attnviz.lessons.across_common.view import MAX_LAYERS
 from attnviz.transformer.encoder import Encoded
 
 STATISTIC_TITLES = {

@@ -1,0 +1,4 @@
+"""The Across layers page's rollout and attention flow.
+
+A part of the `across` lesson's view: its only module is `view.py`, which `across/view.py`
+composes. It declares no page (no LESSON)."""
