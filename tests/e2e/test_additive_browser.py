@@ -36,16 +36,27 @@ PANEL_TITLES = (
 )
 
 
+# What each chart holding the panel `title` has drawn: its layout's panels against Plotly's own
+# traces (a failed read says which of them was missing).
+PANEL_STATE = (
+    "title => [...document.querySelectorAll('.js-plotly-plot')]"
+    ".filter(d => ((d.layout.meta || {}).titles || []).includes(title))"
+    ".map(d => ({meta: d.layout.meta, data: (d.data || []).map(t => t.type),"
+    " full: (d._fullData || []).map(t => [t.type, t.z ? t.z.length : null])}))"
+)
+
+
 def z_of(page, title: str) -> np.ndarray:
     """The matrix of the panel titled `title`, once a drawn chart holds that panel (a chart the
     last run changed is mounted anew: for a moment no chart holds it)."""
     for _ in range(3):
-        wait_until(page, f"() => ({PANEL_Z})({title!r}).length > 0")
         try:
+            wait_until(page, f"() => ({PANEL_Z})({title!r}).length > 0", timeout=15_000)
             return np.array(page.evaluate(PANEL_Z, title), dtype=float)
         except PlaywrightError:  # remounted between the wait and the read: wait again
             continue
-    raise AssertionError(f"no chart held the panel {title!r} long enough to be read")
+    state = page.evaluate(PANEL_STATE, title)
+    raise AssertionError(f"no chart held the panel {title!r} long enough to be read: {state}")
 
 
 def test_additive_page_draws_and_reacts(app_url, page):
