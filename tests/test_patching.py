@@ -235,3 +235,18 @@ def test_refusals(smol: Encoder, encoder: Encoder) -> None:
     with pytest.raises(InputError, match="causal language model") as refused:
         patching.mlp_patching(encoder, CLEAN, CORRUPTED, **IOI)
     assert refused.value.key == "patching_needs_decoder"
+    with pytest.raises(InputError, match="one of them is empty"):
+        patching.head_patching(smol, CLEAN, CORRUPTED, answer="", wrong=" John")
+
+
+@pytest.mark.parametrize("size", [0, -3, 2.5, "4", True])
+def test_a_batch_size_that_is_not_a_whole_number_of_sites_is_refused(smol: Encoder, size) -> None:
+    with pytest.raises(ValueError, match=f"batch_size must be a whole number >= 1, got {size!r}"):
+        patching.attention_patching(smol, CLEAN, CORRUPTED, **IOI, batch_size=size)
+
+
+def test_an_unknown_option_names_the_public_function(smol: Encoder) -> None:
+    with pytest.raises(
+        TypeError, match=r"^head_patching\(\) got an unexpected keyword .*'batchsize'"
+    ):
+        patching.head_patching(smol, CLEAN, CORRUPTED, **IOI, batchsize=4)  # type: ignore[call-arg]

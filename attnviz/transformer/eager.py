@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.transformer.hooks import mine
 
 
 def read(
@@ -99,7 +100,7 @@ def last_layer_output(model: Any, num_layers: int, kind: str) -> Iterator[list[t
     def hook(module: Any, args: Any, output: Any) -> None:
         grabbed.append((output[0] if isinstance(output, tuple) else output).detach())
 
-    handle = layers[-1].register_forward_hook(hook)
+    handle = layers[-1].register_forward_hook(mine(hook))
     try:
         yield grabbed
     finally:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.transformer.hooks import mine
 
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
@@ -95,7 +96,7 @@ def _hooks(encoder: Encoder, chosen: list[tuple[int, int]], mode: str) -> list[A
             by_layer.setdefault(layer, []).append(head)
         for layer, heads in by_layer.items():
             hook = _heads_hook(heads, encoder.num_heads, mode)
-            handles.append(layers[layer].register_forward_pre_hook(hook))
+            handles.append(layers[layer].register_forward_pre_hook(mine(hook)))
     return handles
 
 
@@ -204,7 +205,7 @@ def patched_output(
             def pre(_m: Any, args: tuple[Any, ...], rows: Any = rows) -> tuple[Any, ...]:
                 return (_replaced(args[0], rows, encoder.num_heads), *args[1:])
 
-            handles.append(module.register_forward_pre_hook(pre))
+            handles.append(module.register_forward_pre_hook(mine(pre)))
         else:
 
             def post(_m: Any, _args: Any, output: Any, rows: Any = rows) -> Any:
@@ -212,7 +213,7 @@ def patched_output(
                     return (_replaced(output[0], rows, encoder.num_heads), *output[1:])
                 return _replaced(output, rows, encoder.num_heads)
 
-            handles.append(module.register_forward_hook(post))
+            handles.append(module.register_forward_hook(mine(post)))
     try:
         with torch.inference_mode():
             out = encoder.model(**inputs)

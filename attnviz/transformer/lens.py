@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.transformer.hooks import mine
 from attnviz.transformer.interventions import projections
 
 if TYPE_CHECKING:
@@ -128,9 +129,9 @@ def logit_lens(
 
         return hook
 
-    handles = [p.register_forward_pre_hook(keep(i)) for i, p in enumerate(layers)]
+    handles = [p.register_forward_pre_hook(mine(keep(i))) for i, p in enumerate(layers)]
     if target is not None:  # the stream the final norm reads (hidden_states[-1] is its output)
-        handles.append(norm.register_forward_pre_hook(keep(-1)))
+        handles.append(norm.register_forward_pre_hook(mine(keep(-1))))
     try:
         with torch.inference_mode():
             out = encoder.model(input_ids=torch.tensor([ids]), output_hidden_states=True)

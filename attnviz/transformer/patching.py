@@ -20,22 +20,24 @@ state at the last position against two unembedding rows.
 from __future__ import annotations
 
 import copy
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from attnviz.errors import InputError
 from attnviz.transformer.generation import MAX_PROMPT_TOKENS
+from attnviz.transformer.hooks import mine
 from attnviz.transformer.interventions import projections
+from attnviz.transformer.lens import final_norm
 
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
 
-_Progress = Callable[[float], None]
-_Stop = Callable[[], bool]
+Progress = Callable[[float], None]  # the share of the grid's work done, after each forward
+Stop = Callable[[], bool]  # True ends the run: the cells it did not reach stay NaN
+BATCH_SIZE = 16  # sites of one layer run in one forward
 MIN_DIFFERENCE = 1e-3  # |LD_clean - LD_corrupted| below this leaves nothing to recover
 _SEEN = ("residual", "attention", "mlp", "head")
 _MODULE = {"head": 0, "attention": 1, "mlp": 2}  # where in a layer's (projection, attention, mlp)
@@ -106,7 +108,10 @@ def _parts(encoder: Encoder) -> tuple[Any, Any, list[tuple[Any, Any, Any]]]:
         raise InputError("patching_needs_decoder", kind=encoder.kind)
     base = encoder.model.base_model
     layers = _child(base, ("layers", "h"))
-    norm = _child(base, ("norm", "ln_f", "final_layer_norm"))
+    try:
+        norm = final_norm(encoder)
+    except InputError:
+        norm = None
     if layers is None or norm is None or len(layers) != encoder.num_layers:
         raise InputError("patching_unsupported", model_type=encoder.model_type)
     found = [
@@ -134,6 +139,8 @@ def _ids(encoder: Encoder, text: str, which: str) -> list[int]:
 
 
 def _one_token(encoder: Encoder, text: str) -> int:
+    if not text:
+        raise InputError("patching_answer_empty")
     with encoder.tokenizer_lock:
         ids = list(encoder.tokenizer(text, add_special_tokens=False)["input_ids"])
     if len(ids) != 1:
@@ -178,10 +185,10 @@ def _record(setup_sites: list[tuple[Any, Any, Any]], layers: Any) -> tuple[list[
 
     handles = []
     for layer, (projection, attention, mlp) in zip(layers, setup_sites, strict=True):
-        handles.append(layer.register_forward_pre_hook(pre, with_kwargs=True))
-        handles.append(projection.register_forward_pre_hook(keep_head))
-        handles.append(attention.register_forward_hook(keep("attention")))
-        handles.append(mlp.register_forward_hook(keep("mlp")))
+        handles.append(layer.register_forward_pre_hook(mine(pre), with_kwargs=True))
+        handles.append(projection.register_forward_pre_hook(mine(keep_head)))
+        handles.append(attention.register_forward_hook(mine(keep("attention"))))
+        handles.append(mlp.register_forward_hook(mine(keep("mlp"))))
     return handles, seen
 
 
@@ -283,9 +290,9 @@ def _patched_lds(setup: _Setup, kind: str, layer: int, sites: Sequence[int]) -> 
         rows = setup.clean.seen[kind][layer]
         hook = _patch_hook(kind, rows, sites, setup.heads)
         if kind == "head":
-            handles.append(module.register_forward_pre_hook(hook))
+            handles.append(module.register_forward_pre_hook(mine(hook)))
         else:
-            handles.append(module.register_forward_hook(hook))
+            handles.append(module.register_forward_hook(mine(hook)))
     cache = _batched_cache(setup.prefix, batch)
     try:
         with torch.inference_mode():
@@ -303,12 +310,14 @@ def _grid(
     setup: _Setup,
     kind: str,
     *,
-    batch_size: int = 16,
-    progress: _Progress | None = None,
-    stop: _Stop | None = None,
+    batch_size: int = BATCH_SIZE,
+    progress: Progress | None = None,
+    stop: Stop | None = None,
 ) -> torch.Tensor:
     """The (L, H) or (L, T) grid of shares recovered; positions before p are 0, and a stopped
     run leaves the cells it did not reach NaN."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a whole number >= 1, got {batch_size!r}")
     count = len(setup.layers)
     if kind == "head":
         grid = torch.full((count, setup.heads), float("nan"))
@@ -317,7 +326,7 @@ def _grid(
         grid = torch.zeros(count, setup.tokens)
         grid[:, setup.first :] = float("nan")
         sites = list(range(setup.tokens - setup.first))  # positions from p, as offsets
-    step = max(1, int(batch_size))
+    step = batch_size
     jobs = [
         (layer, sites[i : i + step]) for layer in range(count) for i in range(0, len(sites), step)
     ]
@@ -345,36 +354,32 @@ def logit_differences(
     return setup.ld_clean, setup.ld_corrupted
 
 
-class Patching(Protocol):
-    """The four grids' signature: `batch_size` sites of one layer run in one forward,
-    `progress(share)` after each forward, and a `stop()` that returns True ends the run with
-    the cells it did not reach NaN."""
+OPTIONS = (
+    "`batch_size` sites of one layer run in one forward, `progress(share)` after each forward, "
+    "and a `stop()` that returns True ends the run with the cells it did not reach NaN."
+)
 
-    def __call__(
-        self,
+
+def _grid_function(kind: str, doc: str) -> Callable[..., torch.Tensor]:
+    """The public grid function of `kind`, named `<kind>_patching`."""
+
+    def patching(
         encoder: Encoder,
         clean: str,
         corrupted: str,
         *,
         answer: str,
         wrong: str,
-        batch_size: int = 16,
-        progress: _Progress | None = None,
-        stop: _Stop | None = None,
-    ) -> torch.Tensor: ...
-
-
-def _grid_function(kind: str, doc: str) -> Patching:
-    def patching(
-        encoder: Encoder, clean: str, corrupted: str, *, answer: str, wrong: str, **options: Any
+        batch_size: int = BATCH_SIZE,
+        progress: Progress | None = None,
+        stop: Stop | None = None,
     ) -> torch.Tensor:
-        return _grid(_setup(encoder, clean, corrupted, answer, wrong), kind, **options)
+        setup = _setup(encoder, clean, corrupted, answer, wrong)
+        return _grid(setup, kind, batch_size=batch_size, progress=progress, stop=stop)
 
     patching.__name__ = patching.__qualname__ = f"{kind}_patching"
-    patching.__doc__ = doc + " " + (Patching.__doc__ or "")
-    shown = inspect.signature(Patching.__call__)  # help() shows the options and their defaults
-    patching.__signature__ = shown.replace(parameters=list(shown.parameters.values())[1:])  # type: ignore[attr-defined]
-    return cast(Patching, patching)
+    patching.__doc__ = f"{doc} {OPTIONS}"
+    return patching
 
 
 head_patching = _grid_function(
