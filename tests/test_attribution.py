@@ -15,6 +15,7 @@ import torch
 from attnviz.errors import InputError
 from attnviz.saliency import integrated_gradients
 from attnviz.transformer import generate, generation_attribution
+from attnviz.transformer.attribution import attribution_matrix
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.tokens import readable
 from tests import families
@@ -108,6 +109,20 @@ def test_integrated_gradients_is_saliencys(qwen: Encoder) -> None:
     expected = integrated_gradients(forward, table[made.ids[: p + i]], steps=32)
     np.testing.assert_allclose(made.matrix[i, : p + i], expected.double().numpy(), atol=1e-5)
     assert np.isnan(made.matrix[0, p:]).all()
+
+
+def test_a_written_generation_is_attributed_as_it_stands(qwen: Encoder) -> None:
+    """The page's path: the ids a generation kept (a Stop can keep fewer), attributed."""
+    made = generation_attribution(qwen, TINY_PROMPT, max_new_tokens=4)
+    p = made.prompt_length
+    seen: list[tuple[int, int]] = []
+    kept = attribution_matrix(qwen, made.ids[: p + 3], p, progress=lambda *a: seen.append(a))
+    np.testing.assert_array_equal(kept, made.matrix[:3, : p + 2])
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    with pytest.raises(ValueError, match="attribute 1 or more"):
+        attribution_matrix(qwen, made.ids[:p], p)
+    with pytest.raises(InputError, match="choose one of"):
+        attribution_matrix(qwen, made.ids, p, method="lime")
 
 
 def test_every_refusal_says_what_to_do(qwen: Encoder, tiny: dict[str, Path]) -> None:

@@ -69,7 +69,32 @@ def generation_attribution(
         seed=seed,
     )  # fmt: skip
     ids = [*made.prompt_ids, *made.ids]
-    prompt_length, count = len(made.prompt_ids), len(made.ids)
+    matrix = attribution_matrix(
+        encoder, ids, len(made.prompt_ids), method=method, progress=progress
+    )
+    pieces = encoder.tokenizer.convert_ids_to_tokens(made.prompt_ids)
+    tokens = [
+        *readable(pieces, encoder.token_style),
+        *readable(made.tokens, encoder.token_style),
+    ]
+    return Attribution(ids, len(made.prompt_ids), tokens, matrix, method)
+
+
+def attribution_matrix(
+    encoder: Encoder,
+    ids: list[int],
+    prompt_length: int,
+    *,
+    method: str = "gradient_x_input",
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """(N, T): the attribution of each of the N = len(ids) - `prompt_length` last ids to every
+    id before it, NaN after (a generation already written: the Generation page's, kept as it
+    stopped). `progress(done, N)` after each row."""
+    _check_method(method)
+    count = len(ids) - prompt_length
+    if prompt_length < 1 or count < 1:
+        raise ValueError(f"{len(ids)} ids with a prompt of {prompt_length}: attribute 1 or more")
     with torch.no_grad():
         embeddings = encoder.model.get_input_embeddings()(torch.tensor(ids))  # (P + N, d)
     matrix = np.full((count, prompt_length + count - 1), np.nan)  # (N, T)
@@ -79,25 +104,24 @@ def generation_attribution(
         matrix[i, :before] = row.double().numpy()
         if progress is not None:
             progress(i + 1, count)
-    pieces = encoder.tokenizer.convert_ids_to_tokens(made.prompt_ids)
-    tokens = [
-        *readable(pieces, encoder.token_style),
-        *readable(made.tokens, encoder.token_style),
-    ]
-    return Attribution(ids, prompt_length, tokens, matrix, method)
+    return matrix
 
 
 def _check(method: str, max_new_tokens: int, prompt: str) -> None:
     """InputError for what `generation_attribution` refuses before it writes anything (a model
     that does not generate, `generate` refuses)."""
-    if method not in ATTRIBUTION_METHODS:
-        raise InputError(
-            "attribution_method", method=method, allowed=", ".join(ATTRIBUTION_METHODS)
-        )
+    _check_method(method)
     if not 1 <= max_new_tokens <= MAX_NEW_TOKENS:
         raise InputError("attribution_new_tokens", count=max_new_tokens, limit=MAX_NEW_TOKENS)
     if not prompt:
         raise InputError("attribution_empty")
+
+
+def _check_method(method: str) -> None:
+    if method not in ATTRIBUTION_METHODS:
+        raise InputError(
+            "attribution_method", method=method, allowed=", ".join(ATTRIBUTION_METHODS)
+        )
 
 
 def attribute_row(
