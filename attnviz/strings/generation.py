@@ -7,7 +7,8 @@ EN: dict[str, str] = {
     "generation.nav": "Generation",
     "generation.tour": (
         "Watch a causal language model write: each new token, the 10 it weighed, the attention "
-        "row that predicted it in every layer and head, and its key/value cache growing."
+        "row that predicted it in every layer and head, its key/value cache growing, and what "
+        "each new token drew on."
     ),
     "generation.title": "Watch a model generate",
     "generation.intro": (
@@ -118,7 +119,7 @@ KO: dict[str, str] = {
     "generation.nav": "생성",
     "generation.tour": (
         "인과 언어 모델이 글을 쓰는 모습: 새 토큰, 모델이 견준 10개 후보, 모든 층과 헤드에서 그 "
-        "토큰을 예측한 어텐션 행, 그리고 자라나는 키/값 캐시."
+        "토큰을 예측한 어텐션 행, 자라나는 키/값 캐시, 그리고 새 토큰마다 무엇에 기댔는지."
     ),
     "generation.title": "모델이 글을 생성하는 과정",
     "generation.intro": (

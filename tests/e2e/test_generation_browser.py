@@ -1,7 +1,7 @@
 """The generation page in a real Chromium: SmolLM2 writes 32 tokens, the step slider walks
 through them (the row, the top tokens and every head's row redrawn), a click on a head's row
 enlarges that head, and the README's screenshot is taken; a click on a row of "what each new
-token drew on" moves the step slider to that token."""
+token drew on" moves the step slider to that token (its screenshot taken)."""
 
 from __future__ import annotations
 
@@ -109,3 +109,5 @@ def test_a_click_on_a_row_of_what_each_token_drew_on_moves_the_step(app_url, pag
     )
     wait_idle(page)
     assert no_exception(page)
+    page.mouse.move(5, 5)
+    chart.screenshot(path=str(SCREENSHOTS / "generation_drew.png"))
