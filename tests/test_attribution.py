@@ -14,7 +14,7 @@ import torch
 
 from attnviz.errors import InputError
 from attnviz.saliency import integrated_gradients
-from attnviz.transformer import generate, generation_attribution
+from attnviz.transformer import attribution, generate, generation_attribution
 from attnviz.transformer.attribution import attribution_matrix
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.tokens import readable
@@ -109,6 +109,24 @@ def test_integrated_gradients_is_saliencys(qwen: Encoder) -> None:
     expected = integrated_gradients(forward, table[made.ids[: p + i]], steps=32)
     np.testing.assert_allclose(made.matrix[i, : p + i], expected.double().numpy(), atol=1e-5)
     assert np.isnan(made.matrix[0, p:]).all()
+
+
+def test_longer_texts_take_fewer_points_of_the_path_a_forward(
+    qwen: Encoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory stays bounded: a forward's points times positions squared near 8 x 128^2, and
+    never one point (saliency's one-point path keeps every point's graph at once)."""
+    batches: list[int] = []
+
+    def recorded(forward: object, x: torch.Tensor, **kwargs: int) -> torch.Tensor:
+        batches.append(kwargs["batch"])
+        return torch.zeros(len(x))
+
+    monkeypatch.setattr(attribution, "integrated_gradients", recorded)
+    size = qwen.model.get_input_embeddings().weight.shape[1]
+    for length in (10, 128, 200, 600):
+        attribution.attribute_row(qwen, torch.zeros(length, size), 0, "integrated_gradients")
+    assert batches == [8, 8, 3, 2]
 
 
 def test_a_written_generation_is_attributed_as_it_stands(qwen: Encoder) -> None:

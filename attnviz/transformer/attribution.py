@@ -5,9 +5,10 @@
 `generation_attribution(encoder, prompt, ...)` writes with `generation.generate` (the same
 greedy or seeded sampled tokens), then attributes each new token on its own: row i is the
 attribution, summed over the embedding, of log p(new token i | every id before it) to each of
-those ids' input embeddings. One forward a row (integrated gradients: `IG_STEPS` points of the
-path, `IG_BATCH` a forward), so memory stays that of one forward of the text with its gradient;
-only the input embeddings get a gradient (`torch.autograd.grad`), the model's parameters none.
+those ids' input embeddings. A forward and a backward pass a row (integrated gradients:
+`IG_STEPS` points of the path, a few a forward, fewer for longer texts), so memory stays that
+of one forward of a few points with its graph; only the input embeddings get a gradient
+(`torch.autograd.grad`), the model's parameters none.
 
 Shape letters: P the prompt's tokens, N the new tokens generated (an end token can make them
 fewer than asked), T = P + N - 1 the columns (the last new token is attributed, never read),
@@ -33,7 +34,11 @@ if TYPE_CHECKING:
 
 ATTRIBUTION_METHODS = ("gradient_x_input", "integrated_gradients")
 IG_STEPS = 32  # integrated gradients' points on the path from the zero baseline
-IG_BATCH = 8  # points of the path a forward
+IG_BATCH = 8  # points of the path a forward, at most
+# A forward's points x positions squared (eager attention keeps every head's weights for the
+# backward pass): 8 points of 128 tokens; longer texts take fewer points a forward, never one
+# (saliency's one-point path keeps every point's graph for a single backward pass).
+IG_PAIRS = 8 * 128 * 128
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +136,8 @@ def attribute_row(
     each position, summed over d: gradient x input, or integrated gradients from zeros."""
     forward = log_probability(encoder, token)
     if method == "integrated_gradients":
-        return integrated_gradients(forward, embeddings, steps=IG_STEPS, batch=IG_BATCH)
+        batch = max(2, min(IG_BATCH, IG_PAIRS // len(embeddings) ** 2))
+        return integrated_gradients(forward, embeddings, steps=IG_STEPS, batch=batch)
     return gradient_x_input(forward, embeddings)
 
 
