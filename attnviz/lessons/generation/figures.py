@@ -195,20 +195,34 @@ def _head_points(attention: torch.Tensor, keys: Sequence[str], text: Catalogue) 
     layers, heads, length = attention.shape
     weight, strongest = attention.reshape(layers * heads, length).max(-1)
     labels = [escape_label(key) for key in keys]
-    return go.Scatter(
-        x=[(length - 1) / 2] * (layers * heads),
-        y=list(range(layers * heads)),
-        mode="markers",
-        name="heads",
-        marker={"opacity": 0},
-        selected={"marker": {"opacity": 0}},
-        unselected={"marker": {"opacity": 0}},
-        customdata=[[layer, head] for layer in range(layers) for head in range(heads)],
-        text=[
+    return _row_overlay(
+        "heads",
+        length,
+        [[layer, head] for layer in range(layers) for head in range(heads)],
+        [
             f"{labels[index]} ({float(value):.4f})"
             for value, index in zip(weight.tolist(), strongest.tolist(), strict=True)
         ],
-        hovertemplate=text("generation.heads_hover") + "<extra></extra>",
+        text("generation.heads_hover"),
+    )
+
+
+def _row_overlay(
+    name: str, width: int, customdata: Sequence[object], hover: Sequence[str], template: str
+) -> go.Scatter:
+    """One invisible point a row at the middle of its `width` columns: a click anywhere on a
+    row reports its point (with the layout's hoverdistance -1, the nearest from anywhere)."""
+    return go.Scatter(
+        x=[(width - 1) / 2] * len(customdata),
+        y=list(range(len(customdata))),
+        mode="markers",
+        name=name,
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        customdata=list(customdata),
+        text=list(hover),
+        hovertemplate=template + "<extra></extra>",
         showlegend=False,
     )
 
@@ -249,25 +263,19 @@ def drew_on_figure(
 def _row_points(
     matrix: np.ndarray, rows: Sequence[str], keys: Sequence[str], text: Catalogue
 ) -> go.Scatter:
-    """One invisible point a row at the middle of the keys: the panel's click overlay (named
-    "cells" as `marks.select_cells`' is, so `panels` records it and a click reports its row),
-    its hover naming the row's new token and the key of its largest value in size."""
+    """The panel's click overlay, a point a row (named "cells" as `marks.select_cells`' is, so
+    `panels` records it and a click reports its row), its step the customdata, its hover
+    naming the row's new token and the key of its largest value in size."""
     count, width = matrix.shape
     names = [escape_label(key) for key in keys]
     strongest = [int(np.nanargmax(np.abs(row))) for row in matrix]
-    return go.Scatter(
-        x=[(width - 1) / 2] * count,
-        y=list(range(count)),
-        mode="markers",
-        name="cells",
-        marker={"opacity": 0},
-        selected={"marker": {"opacity": 0}},
-        unselected={"marker": {"opacity": 0}},
-        customdata=list(range(1, count + 1)),
-        text=[
+    return _row_overlay(
+        "cells",
+        width,
+        list(range(1, count + 1)),
+        [
             f"{escape_label(rows[i])} ← {names[j]} ({matrix[i, j]:.3g})"
             for i, j in enumerate(strongest)
         ],
-        hovertemplate=text("generation.drew_hover") + "<extra></extra>",
-        showlegend=False,
+        text("generation.drew_hover"),
     )
