@@ -7,7 +7,8 @@ EN: dict[str, str] = {
     "generation.nav": "Generation",
     "generation.tour": (
         "Watch a causal language model write: each new token, the 10 it weighed, the attention "
-        "row that predicted it in every layer and head, and its key/value cache growing."
+        "row that predicted it in every layer and head, its key/value cache growing, and what "
+        "each new token drew on."
     ),
     "generation.title": "Watch a model generate",
     "generation.intro": (
@@ -80,13 +81,45 @@ EN: dict[str, str] = {
         "The head that writes most directly towards {token} is layer {layer}, head {head} "
         "(+{value} to its logit). Click a head to enlarge its row above."
     ),
+    "generation.drew": "What each new token drew on",
+    "generation.drew.help": (
+        "Attribute each new token's log-probability to the prompt and to the tokens written "
+        "before it, beside the chosen head's attention. Computed when switched on: one "
+        "backward pass a new token (integrated gradients: 32 points each)."
+    ),
+    "generation.drew_explain": (
+        "Row i is **gradient x input** of log p(new token i | everything before it): for each "
+        "earlier position, its input embedding times the gradient of that log-probability with "
+        "respect to it, summed over the embedding. Positive cells made the token more likely, "
+        "negative ones less. Beside it, the chosen head's attention row that predicted the same "
+        "token: attention says where a head looked, the gradient what the output depended on, "
+        "and the two need not agree. Click a row to show its step above."
+    ),
+    "generation.method": "Attribution",
+    "generation.method.gxi": "Gradient x input",
+    "generation.method.ig": "Integrated gradients (32 steps, slower)",
+    "generation.normalise": "Normalise each row",
+    "generation.normalise.help": (
+        "Divide each row by its largest value in size, so that rows of very different sizes "
+        "share one scale from -1 to 1."
+    ),
+    "generation.drew_computing": "Attributing {count} new tokens:",
+    "generation.drew_title": "{method} of each new token's log-probability",
+    "generation.drew_title_normalised": "{method}, each row divided by its largest size",
+    "generation.drew_attention_title": "Layer {layer}, head {head}: the row that predicted each token",
+    "generation.drew_row": "new token",
+    "generation.drew_hover": "step %{customdata} (click to show it)<br>most: %{text}",
+    "generation.drew_note": (
+        "Step {step} is framed. Empty cells lie after each token's position: a token draws "
+        "only on what came before it."
+    ),
 }
 
 KO: dict[str, str] = {
     "generation.nav": "생성",
     "generation.tour": (
         "인과 언어 모델이 글을 쓰는 모습: 새 토큰, 모델이 견준 10개 후보, 모든 층과 헤드에서 그 "
-        "토큰을 예측한 어텐션 행, 그리고 자라나는 키/값 캐시."
+        "토큰을 예측한 어텐션 행, 자라나는 키/값 캐시, 그리고 새 토큰마다 무엇에 기댔는지."
     ),
     "generation.title": "모델이 글을 생성하는 과정",
     "generation.intro": (
@@ -153,5 +186,37 @@ KO: dict[str, str] = {
     "generation.heads_note": (
         "{token} 쪽으로 가장 직접 쓰는 헤드는 {layer}층 {head}번 헤드입니다(로짓에 +{value}). "
         "헤드를 클릭하면 위에서 그 행을 크게 봅니다."
+    ),
+    "generation.drew": "새 토큰마다 무엇에 기댔나",
+    "generation.drew.help": (
+        "새 토큰마다 로그 확률을 프롬프트와 그 앞에 쓴 토큰들에 나누어 주고, 고른 헤드의 "
+        "어텐션과 나란히 보입니다. 켤 때 계산합니다. 새 토큰마다 역전파 한 번(통합 그래디언트는 "
+        "32개 점)이 듭니다."
+    ),
+    "generation.drew_explain": (
+        "i번째 행은 log p(새 토큰 i | 그 앞의 모든 것)의 **그래디언트 x 입력**입니다. 앞선 "
+        "위치마다 입력 임베딩에 그 로그 확률의 그래디언트를 곱해 임베딩 차원으로 더한 값입니다. "
+        "양수 칸은 그 토큰을 더 그럴듯하게, 음수 칸은 덜 그럴듯하게 만들었습니다. 옆은 같은 "
+        "토큰을 예측한, 고른 헤드의 어텐션 행입니다. 어텐션은 헤드가 어디를 보았는지, "
+        "그래디언트는 출력이 무엇에 달려 있었는지를 말하며, 둘이 꼭 같지는 않습니다. 행을 "
+        "클릭하면 위에서 그 단계를 보여 줍니다."
+    ),
+    "generation.method": "기여도",
+    "generation.method.gxi": "그래디언트 x 입력",
+    "generation.method.ig": "통합 그래디언트(32단계, 더 느림)",
+    "generation.normalise": "행마다 정규화",
+    "generation.normalise.help": (
+        "각 행을 그 행에서 크기가 가장 큰 값으로 나누어, 크기가 매우 다른 행들이 -1에서 1까지 "
+        "한 척도를 쓰게 합니다."
+    ),
+    "generation.drew_computing": "새 토큰 {count}개의 기여도 계산 중:",
+    "generation.drew_title": "새 토큰마다 로그 확률의 {method}",
+    "generation.drew_title_normalised": "{method}, 행마다 크기가 가장 큰 값으로 나눔",
+    "generation.drew_attention_title": "{layer}층, {head}번 헤드: 토큰마다 그것을 예측한 행",
+    "generation.drew_row": "새 토큰",
+    "generation.drew_hover": "%{customdata}단계(클릭하면 보여 줍니다)<br>가장 큰 값: %{text}",
+    "generation.drew_note": (
+        "{step}단계에 테두리를 그렸습니다. 빈 칸은 각 토큰의 위치 뒤입니다. 토큰은 자기 앞에 "
+        "온 것에만 기댈 수 있습니다."
     ),
 }

@@ -15,7 +15,9 @@
 - `generation`, `interventions`, `head_finder`, `lens`: greedy generation with each step's
   attention, heads ablated, the induction-head finder, the logit lens;
 - `patching`: activation patching, the share of a logit difference each head, residual stream,
-  attention or MLP output carries from a clean prompt into a corrupted one.
+  attention or MLP output carries from a clean prompt into a corrupted one;
+- `attribution`: what each generated token drew on, gradient x input or integrated gradients
+  of its log-probability over the prompt and the tokens written before it.
 
 The names below are public and stable (notebooks import them from `attnviz.transformer`). They
 are loaded on first use, so `import attnviz.transformer` loads neither torch nor transformers.
@@ -34,6 +36,7 @@ _FROM: dict[str, str] = {
     **dict.fromkeys(("logit_lens",), "lens"),
     **dict.fromkeys(("head_patching", "residual_patching", "logit_differences"), "patching"),
     **dict.fromkeys(("attention_patching", "mlp_patching"), "patching"),
+    **dict.fromkeys(("Attribution", "generation_attribution"), "attribution"),
 }
 
 __all__ = sorted(_FROM)

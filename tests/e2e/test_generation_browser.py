@@ -1,6 +1,7 @@
 """The generation page in a real Chromium: SmolLM2 writes 32 tokens, the step slider walks
 through them (the row, the top tokens and every head's row redrawn), a click on a head's row
-enlarges that head, and the README's screenshot is taken."""
+enlarges that head, and the README's screenshot is taken; a click on a row of "what each new
+token drew on" moves the step slider to that token (its screenshot taken)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ ROW_XY = (
     "([title, row]) => { const d = [...document.querySelectorAll('.js-plotly-plot')]"
     ".find(d => d.layout.title.text === title); const L = d._fullLayout;"
     " const box = d.getBoundingClientRect();"
+    " return [box.left + L.xaxis._offset + 0.1 * L.xaxis._length,"
+    " box.top + L.yaxis._offset + L.yaxis.d2p(row)]; }"
+)
+
+# Page coordinates of a point on row `row` of the attribution panel, a tenth of the way in.
+DREW_ROW_XY = (
+    "(row) => { const d = document.querySelector('.st-key-generation_drew_chart .js-plotly-plot');"
+    " const L = d._fullLayout; const box = d.getBoundingClientRect();"
     " return [box.left + L.xaxis._offset + 0.1 * L.xaxis._length,"
     " box.top + L.yaxis._offset + L.yaxis.d2p(row)]; }"
 )
@@ -78,3 +87,27 @@ def test_stop_keeps_the_tokens_so_far_and_the_lens_opens(app_url, page):
     lens.scroll_into_view_if_needed()
     page.mouse.move(5, 5)
     lens.screenshot(path=str(SCREENSHOTS / "logit_lens.png"))
+
+
+def test_a_click_on_a_row_of_what_each_token_drew_on_moves_the_step(app_url, page):
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.goto(f"{app_url}/Generation?model=smollm2&new=6")
+    page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
+    page.get_by_role("button", name="Generate").click()
+    page.get_by_text("New tokens: 6", exact=False).wait_for(timeout=240_000)
+    wait_idle(page)
+    page.get_by_text(EN["generation.drew"], exact=True).click()
+    chart = page.locator(".st-key-generation_drew_chart .js-plotly-plot").first
+    chart.wait_for(timeout=120_000)
+    wait_idle(page)
+    assert no_exception(page)
+    chart.scroll_into_view_if_needed()
+    x, y = page.evaluate(DREW_ROW_XY, 3)
+    page.mouse.click(x, y)
+    wait_until(
+        page, f"() => ({TITLES})().includes('The 10 most probable tokens at step 4')", 60_000
+    )
+    wait_idle(page)
+    assert no_exception(page)
+    page.mouse.move(5, 5)
+    chart.screenshot(path=str(SCREENSHOTS / "generation_drew.png"))

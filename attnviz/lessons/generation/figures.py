@@ -1,11 +1,12 @@
 """The generation lesson's own figures: a step's predicting row in every head, the key/value
-cache as rows per layer, and the logit lens of one step (the lens grid and each head's direct
-part of the chosen token's logit)."""
+cache as rows per layer, the logit lens of one step (the lens grid and each head's direct
+part of the chosen token's logit), and what each new token drew on beside a head's rows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 import torch
 
@@ -13,7 +14,8 @@ from attnviz.figures.heatmap import heatmap
 from attnviz.figures.labels import escape_label
 from attnviz.figures.marks import select
 from attnviz.figures.model import head_values, logit_lens_figure
-from attnviz.figures.style import style_layout
+from attnviz.figures.panels import panels
+from attnviz.figures.style import Kind, style_layout
 from attnviz.i18n import Catalogue
 from attnviz.transformer.lens import Lens
 
@@ -193,19 +195,87 @@ def _head_points(attention: torch.Tensor, keys: Sequence[str], text: Catalogue) 
     layers, heads, length = attention.shape
     weight, strongest = attention.reshape(layers * heads, length).max(-1)
     labels = [escape_label(key) for key in keys]
-    return go.Scatter(
-        x=[(length - 1) / 2] * (layers * heads),
-        y=list(range(layers * heads)),
-        mode="markers",
-        name="heads",
-        marker={"opacity": 0},
-        selected={"marker": {"opacity": 0}},
-        unselected={"marker": {"opacity": 0}},
-        customdata=[[layer, head] for layer in range(layers) for head in range(heads)],
-        text=[
+    return _row_overlay(
+        "heads",
+        length,
+        [[layer, head] for layer in range(layers) for head in range(heads)],
+        [
             f"{labels[index]} ({float(value):.4f})"
             for value, index in zip(weight.tolist(), strongest.tolist(), strict=True)
         ],
-        hovertemplate=text("generation.heads_hover") + "<extra></extra>",
+        text("generation.heads_hover"),
+    )
+
+
+def _row_overlay(
+    name: str, width: int, customdata: Sequence[object], hover: Sequence[str], template: str
+) -> go.Scatter:
+    """One invisible point a row at the middle of its `width` columns: a click anywhere on a
+    row reports its point (with the layout's hoverdistance -1, the nearest from anywhere)."""
+    return go.Scatter(
+        x=[(width - 1) / 2] * len(customdata),
+        y=list(range(len(customdata))),
+        mode="markers",
+        name=name,
+        marker={"opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        customdata=list(customdata),
+        text=list(hover),
+        hovertemplate=template + "<extra></extra>",
         showlegend=False,
+    )
+
+
+def drew_on_figure(
+    attribution: np.ndarray,
+    attention: np.ndarray,
+    rows: Sequence[str],
+    keys: Sequence[str],
+    step: int,
+    titles: tuple[str, str],
+    normalised: bool,
+    text: Catalogue,
+) -> go.Figure:
+    """What each new token drew on: the (N, T) attribution matrix beside the chosen head's
+    (N, T) rows, new tokens `rows` down, the tokens before them `keys` across, one panel each;
+    step `step`'s row (1-based) framed. Signed attributions diverge at 0 (from -1 to 1 when
+    `normalised`). A click anywhere on a row of either panel reports that row (`_row_points`)."""
+    shown = []
+    kinds: tuple[Kind, Kind] = ("scores", "weights")
+    for matrix, title, kind in zip((attribution, attention), titles, kinds, strict=True):
+        # Cells after each row's last key are NaN: the kit's number formats compare them.
+        with np.errstate(invalid="ignore"):
+            fig = heatmap(
+                matrix, title=title, kind=kind, text=text, row_labels=rows, col_labels=keys,
+                row_name=text("generation.drew_row"), col_name=text("model.keys"),
+                x_title=text("model.keys"), y_title=text("generation.drew_row"),
+                show_numbers=False, across=2,
+                bound=1.0 if normalised and kind == "scores" else None,
+            )  # fmt: skip
+        select(fig, step - 1)
+        fig.add_trace(_row_points(matrix, rows, keys, text))
+        fig.update_layout(hoverdistance=-1)  # the nearest row's point from anywhere in the row
+        shown.append(fig)
+    return panels(shown)
+
+
+def _row_points(
+    matrix: np.ndarray, rows: Sequence[str], keys: Sequence[str], text: Catalogue
+) -> go.Scatter:
+    """The panel's click overlay, a point a row (named "cells" as `marks.select_cells`' is, so
+    `panels` records it and a click reports its row), its step the customdata, its hover
+    naming the row's new token and the key of its largest value in size."""
+    count, width = matrix.shape
+    names = [escape_label(key) for key in keys]
+    strongest = [int(np.nanargmax(np.abs(row))) for row in matrix]
+    return _row_overlay(
+        "cells",
+        width,
+        list(range(1, count + 1)),
+        [
+            f"{escape_label(rows[i])} ← {names[j]} ({matrix[i, j]:.3g})"
+            for i, j in enumerate(strongest)
+        ],
+        text("generation.drew_hover"),
     )

@@ -1,32 +1,37 @@
 """The generation lesson below its title: a prompt, the decoding settings, Generate (with a
 progress bar), then a step slider: the new token and the 10 most probable at that step, the
 attention row that predicted it in every layer and head (thumbnails, one enlarged), and the
-key/value cache growing by one row a step."""
+key/value cache growing by one row a step; on a switch, what each new token drew on (its
+attribution over the tokens before it) beside the chosen head's rows."""
 
 from __future__ import annotations
 
 import functools
 import time
 
+import numpy as np
 import streamlit as st
 
 from attnviz.app import cache, controls, links
-from attnviz.app.feedback import markdown_literal, progress_text, show_error
+from attnviz.app.feedback import ProgressBar, markdown_literal, progress_text, show_error
 from attnviz.app.model import MODEL, pick_decoder
 from attnviz.app.plot import plot
-from attnviz.app.selection import selected_head, store_click
+from attnviz.app.selection import selected_head, store_click, store_panel_click
 from attnviz.app.state import init_state
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.model import next_token_bars
+from attnviz.figures.panels import panel_cells
 from attnviz.i18n import catalogue, t
-from attnviz.lessons.generation.compute import probability_text
+from attnviz.lessons.generation.compute import head_rows, normalise_rows, probability_text
 from attnviz.lessons.generation.figures import (
     cache_figure,
+    drew_on_figure,
     head_logits_figure,
     heads_rows_figure,
     lens_figure,
 )
 from attnviz.transformer import lens, models
+from attnviz.transformer.attribution import ATTRIBUTION_METHODS, attribution_matrix
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.generation import MAX_NEW_TOKENS, Generation, generate
 from attnviz.transformer.tokens import readable
@@ -61,6 +66,18 @@ REQUEST = "generation_request"  # Generate pressed, not yet started
 HALTED = "generation_halted"  # Stop pressed: the running generation keeps no more tokens
 LENS_OPEN = "generation_lens_open"
 LENS_POSITIONS = 12  # the last positions the lens reads
+DREW = controls.bool_control("drew", "generation_drew")  # what each new token drew on, shown
+METHOD = controls.choice_control(
+    "method", "generation_method", "gradient_x_input", ATTRIBUTION_METHODS
+)
+NORMALISE = controls.bool_control("normalise", "generation_normalise")
+METHODS = {
+    "gradient_x_input": "generation.method.gxi",
+    "integrated_gradients": "generation.method.ig",
+}
+DREW_CHART = "generation_drew_chart"
+DREW_ROW = "generation_drew_row"  # the row a click on the chart picked: the next run's step
+KEPT = cache.Kept()  # attributions, computed under a progress bar, shared by every session
 
 
 def _request() -> None:
@@ -162,9 +179,7 @@ def show_result(model: Encoder, made: Generation) -> None:
     st.markdown(t("generation.text", count=len(made.ids), why=t(STOPPED[made.stopped])))
     st.code(shown, language=None, wrap_lines=True)
     count = len(made.steps)
-    if not 1 <= int(st.session_state.get(STEP.key) or 1) <= count:
-        st.session_state[STEP.key] = 1
-    step = int(st.slider(t("generation.step"), 1, count, key=STEP.key)) if count > 1 else 1
+    step = _step_slider(count)
     chosen = made.steps[step - 1]
     keys = [*prompt_labels, *new_labels[: step - 1]]
     text = catalogue()
@@ -208,7 +223,66 @@ def show_result(model: Encoder, made: Generation) -> None:
         len(made.prompt_ids), total, step, model.num_layers, chosen.cache_bytes, text
     )
     plot(cached, key="generation_cache")
+    show_drew_on(model, made, [*prompt_labels, *new_labels], step, (layer, head))
     show_lens(model, made, step, (layer, head))
+
+
+def attribution(model: Encoder, made: Generation, method: str) -> np.ndarray:
+    """The kept generation's attribution matrix (the ids as they stand, a Stop included), kept
+    per model, ids and method; computed under a progress bar."""
+
+    def compute() -> np.ndarray:
+        bar = ProgressBar(t("generation.drew_computing", count=len(made.ids)))
+        try:
+            return attribution_matrix(
+                model, [*made.prompt_ids, *made.ids], len(made.prompt_ids), method=method,
+                progress=lambda done, count: bar(done / count),
+            )  # fmt: skip
+        finally:
+            bar.empty()
+
+    key = (str(model.path), tuple(made.prompt_ids), tuple(made.ids), method)
+    return KEPT.get(key, compute)
+
+
+def show_drew_on(
+    model: Encoder, made: Generation, labels: list[str], step: int, selected: tuple[int, int]
+) -> None:
+    """What each new token drew on beside the chosen head's rows, when switched on; a click on
+    a row moves the step slider there (in the next run, before the slider is drawn)."""
+    if not controls.toggle(DREW, t("generation.drew"), help=t("generation.drew.help")):
+        return
+    st.markdown(t("generation.drew_explain"))
+    left, right = st.columns(2)
+    method = controls.select(METHOD, t("generation.method"), lambda m: t(METHODS[m]), where=left)
+    normalise = controls.toggle(
+        NORMALISE, t("generation.normalise"), where=right, help=t("generation.normalise.help")
+    )
+    try:
+        matrix = attribution(model, made, str(method))
+    except ValueError as err:
+        show_error(err)
+        return
+    layer, head = selected
+    attention = head_rows([s.attention[layer, head].numpy() for s in made.steps], matrix.shape[1])
+    name = t(METHODS[str(method)])
+    titles = (
+        t(
+            "generation.drew_title_normalised" if normalise else "generation.drew_title",
+            method=name,
+        ),
+        t("generation.drew_attention_title", layer=layer, head=head),
+    )
+    shown = normalise_rows(matrix) if normalise else matrix
+    figure = drew_on_figure(
+        shown, attention, labels[len(made.prompt_ids) :], labels[: matrix.shape[1]], step, titles,
+        normalise, catalogue(),
+    )  # fmt: skip
+    on_click = functools.partial(
+        store_panel_click, DREW_CHART, panel_cells(figure), [(DREW_ROW, None)] * 2
+    )
+    plot(figure, key=DREW_CHART, on_select=on_click)
+    st.caption(t("generation.drew_note", step=step))
 
 
 @cache.results
@@ -256,6 +330,17 @@ def show_lens(model: Encoder, made: Generation, step: int, selected: tuple[int, 
                 value=f"{float(read.head_logits.max()):.2f}",
             )
         )
+
+
+def _step_slider(count: int) -> int:
+    """The step slider (1 .. `count`), moved first to the row a click on the attribution chart
+    picked: its state is set before the slider is drawn, as Streamlit allows."""
+    clicked = st.session_state.pop(DREW_ROW, None)
+    if clicked is not None:
+        st.session_state[STEP.key] = int(clicked) + 1
+    if not 1 <= int(st.session_state.get(STEP.key) or 1) <= count:
+        st.session_state[STEP.key] = 1
+    return int(st.slider(t("generation.step"), 1, count, key=STEP.key)) if count > 1 else 1
 
 
 def _clamped(key: str, count: int) -> int:

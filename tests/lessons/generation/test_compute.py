@@ -1,10 +1,13 @@
 """The generation lesson's numbers as the page writes them: a token's probability with three
-significant digits, in scientific notation under 0.1%, never rounded away to 0.0%."""
+significant digits, in scientific notation under 0.1%, never rounded away to 0.0%; a head's
+rows on the attribution's axes, rows normalised."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from attnviz.lessons.generation import compute
 from attnviz.lessons.generation.compute import probability_text
 
 
@@ -32,3 +35,15 @@ def test_a_small_probability_reads_back_within_its_digits() -> None:
         text = probability_text(probability)
         value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
         assert value == pytest.approx(probability, rel=5e-3), text
+
+
+def test_head_rows_pad_each_step_to_one_axis() -> None:
+    rows = compute.head_rows([np.array([0.5, 0.5]), np.array([0.2, 0.3, 0.5])], 3)
+    np.testing.assert_array_equal(rows, [[0.5, 0.5, np.nan], [0.2, 0.3, 0.5]])
+
+
+def test_normalise_rows_divides_by_the_largest_size() -> None:
+    matrix = np.array([[2.0, -4.0, np.nan], [0.0, 0.0, 0.0], [0.1, 0.05, 0.0]])
+    np.testing.assert_array_equal(
+        compute.normalise_rows(matrix), [[0.5, -1.0, np.nan], [0, 0, 0], [1.0, 0.5, 0.0]]
+    )

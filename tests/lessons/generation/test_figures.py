@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from attnviz.app.selection import selected_panel_cell
+from attnviz.figures.panels import panel_cells
 from attnviz.lessons.generation import figures
 from attnviz.transformer.lens import Lens
 from tests.english import EN
-from tests.plotly_data import decode
+from tests.plotly_data import decode, panel_z
 
 
 def test_the_cache_grows_one_row_a_step() -> None:
@@ -79,3 +81,29 @@ def test_every_heads_row_is_one_heatmap_and_a_click_names_its_head() -> None:
     assert sorted(s.y0 for s in lines) == [3.5, 7.5]
     frames = [s for s in fig.layout.shapes if s.type == "rect"]
     assert frames and all(s.y0 == 5.5 and s.y1 == 6.5 for s in frames)
+
+
+def test_what_each_token_drew_on_is_two_panels_a_row_click_each() -> None:
+    attribution = np.array([[0.4, -1.2, np.nan], [0.1, 0.2, -0.3]])
+    attention = np.array([[0.5, 0.5, np.nan], [0.2, 0.3, 0.5]])
+    fig = figures.drew_on_figure(
+        attribution, attention, ["␣sat", "<b>"], ["The", "␣cat", "␣sat"], 2,
+        ("Gradient x input", "Layer 0, head 1"), False, EN,
+    )  # fmt: skip
+    data = fig.to_plotly_json()
+    np.testing.assert_array_equal(panel_z(data, 0), attribution)
+    np.testing.assert_array_equal(panel_z(data, 1), attention)
+    cells = panel_cells(fig)
+    assert None not in cells and len(cells) == 2
+    points = fig.data[cells[0]]
+    assert list(points.y) == [0, 1] and list(points.customdata) == [1, 2]
+    assert points.text[0] == "␣sat ← ␣cat (-1.2)" and points.text[1].startswith("&lt;b&gt;")
+    event = {"selection": {"points": [{"curve_number": cells[1], "x": 1.0, "y": 1}]}}
+    assert selected_panel_cell(event, cells) == (1, 1, 1)
+    heat = next(t for t in data["data"] if t["type"] == "heatmap")
+    assert heat["zmin"] == -heat["zmax"]  # signed: centred on 0
+    normalised = figures.drew_on_figure(
+        attribution / 1.2, attention, ["a", "b"], ["x", "y", "z"], 1, ("", ""), True, EN
+    )
+    first = next(t for t in normalised.to_plotly_json()["data"] if t["type"] == "heatmap")
+    assert (first["zmin"], first["zmax"]) == (-1.0, 1.0)
