@@ -90,12 +90,13 @@ def store_panel_click(
 ) -> None:
     """A `panels` figure's on_select callback: the clicked cell of panel p into the two state
     keys `keys[p]`, its row and its column (None: that panel's clicks, or their column, are not
-    kept). Of several selected cells, the one the last event did not hold is the new click."""
+    kept). Of several selected cells, the one the last event did not hold is the new click; an
+    event with no new cell (a kept point clicked off) leaves the state as it was."""
     picked = selected_panel_cells(st.session_state.get(chart_key), cells)
     seen_key = f"{chart_key}{SEEN_SUFFIX}"
     seen = st.session_state.get(seen_key, [])
     st.session_state[seen_key] = picked
-    new = [cell for cell in picked if cell not in seen] or picked
+    new = [cell for cell in picked if cell not in seen]
     if not new:
         return
     panel, row, column = new[0]

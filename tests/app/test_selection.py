@@ -77,3 +77,19 @@ def test_a_click_on_a_second_panel_wins_over_the_first_panels_kept_point(cells, 
     state["chart"]["selection"]["points"].insert(0, {"curve_number": cells[0], "x": 0, "y": 2})
     selection.store_panel_click("chart", cells, keys)
     assert (state["a_row"], state["a_col"]) == (2, 0)
+
+
+def test_a_kept_point_clicked_off_leaves_the_choice_as_it_was(cells, monkeypatch):
+    """Clicking a kept point again deselects it: the event holds only the other panel's point,
+    which is not new, so nothing changes (the first panel's cell was taken before)."""
+    state: dict = {"chart": _click(cells[0], 2, 1)}
+    monkeypatch.setattr(st, "session_state", state)
+    keys = [("a_row", "a_col"), None, ("c_row", "c_col")]
+    selection.store_panel_click("chart", cells, keys)
+    state["chart"]["selection"]["points"].append({"curve_number": cells[2], "x": 3, "y": 0})
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["c_row"], state["c_col"]) == (0, 3)
+    state["a_row"] = 4  # chosen since by a widget
+    del state["chart"]["selection"]["points"][1]  # the third panel's point clicked off
+    selection.store_panel_click("chart", cells, keys)
+    assert (state["a_row"], state["c_row"]) == (4, 0)

@@ -95,7 +95,7 @@ def show_view(view: str, model: Encoder, encoded: Encoded, text_a: str, text_b: 
         if view == "rollout":
             show_rollout(encoded, rollout, layer, row, hide)
         else:
-            show_flow(encoded, rollout, fusion, layer, row, hide)
+            show_flow(str(model.path), encoded, rollout, fusion, layer, row, hide)
     elif view == "heads":
         show_heads(encoded, model.num_layers, model.num_heads)
     elif view == "finder":

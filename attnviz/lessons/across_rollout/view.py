@@ -142,10 +142,17 @@ def show_rollout(encoded: Encoded, rollout: torch.Tensor, layer: int, row: int, 
 
 
 def show_flow(
-    encoded: Encoded, rollout: torch.Tensor, fusion: str, layer: int, row: int, hide: bool
+    model: str,
+    encoded: Encoded,
+    rollout: torch.Tensor,
+    fusion: str,
+    layer: int,
+    row: int,
+    hide: bool,
 ) -> None:
-    """The attention flow through layers 0..layer (capped at MAX_FLOW_TOKENS), its row beside
-    rollout's (without a decoder's first token when `hide`, rows renormalised over the rest)."""
+    """The attention flow of the model at path `model` through layers 0..layer (capped at
+    MAX_FLOW_TOKENS), kept per model and texts, its row beside rollout's (without a decoder's
+    first token when `hide`, rows renormalised over the rest)."""
     tokens = encoded.labels  # each piece as its text
     st.markdown(t("across.flow.explain", limit=MAX_FLOW_TOKENS))
     if len(tokens) > MAX_FLOW_TOKENS:
@@ -153,7 +160,7 @@ def show_flow(
         return
     attn = encoded.every_attention()[: layer + 1]
     flow = with_progress(
-        ("flow", encoded.texts, fusion, layer),
+        ("flow", model, encoded.texts, fusion, layer),
         t("across.flow.computing", pairs=len(tokens) ** 2, layers=layer + 1),
         lambda progress: attention_flow(attn, fusion, progress=progress),
     )

@@ -81,7 +81,7 @@ def show_long(model: Encoder, layer_key: str, head_key: str) -> None:
     show_long_about(model, encoded)
     layer = _clamped(layer_key, model.num_layers)
     head = _clamped(head_key, model.num_heads)
-    thumbs, sink = long_thumbnails(encoded)
+    thumbs, sink = long_thumbnails(str(model.path), encoded)
     grid_bound = stretched_bound(thumbs, 0.99)
     show_long_head(encoded, layer, head, sink, grid_bound)
     fig = model_view(
@@ -183,10 +183,10 @@ def _thumbnails(key: tuple[str, ...], _encoded: Encoded) -> tuple[torch.Tensor, 
     return lazy.thumbnails(_encoded.lazy, side)
 
 
-def long_thumbnails(encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
+def long_thumbnails(model: str, encoded: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
     """(L, H, s, s) thumbnails (s = `thumbnail_side`) and (L, H) sink shares of a long reading
-    (cached on its text)."""
-    return _thumbnails((*encoded.texts, str(len(encoded.tokens))), encoded)
+    of the model at path `model` (cached on the model and the text)."""
+    return _thumbnails((model, *encoded.texts, str(len(encoded.tokens))), encoded)
 
 
 def _clamped(key: str, count: int) -> int:
