@@ -13,7 +13,12 @@ import pytest
 import torch
 
 from attnviz.transformer.encoder import MAX_TOKENS, Encoded, Encoder, load_encoder
-from attnviz.transformer.views import alignment_caveat, attention_view, recompute_attention
+from attnviz.transformer.views import (
+    alignment_caveat,
+    attention_view,
+    recompute_attention,
+    view_positions,
+)
 from attnviz.transformer.words import merge_attention, merge_vectors, word_groups, word_labels
 
 PAIR = ("I do need sleep", "I am tired")
@@ -272,6 +277,15 @@ def test_attention_view_blocks_specials_and_words(pair: Encoded) -> None:
     assert torch.equal(full, pair.attentions) and rows == cols == pair.tokens
     with pytest.raises(ValueError, match="unknown block"):
         attention_view(pair, block="AC")
+
+
+def test_view_positions_name_each_shown_row_and_column_by_its_token(pair: Encoded) -> None:
+    assert view_positions(pair, hide_specials=True, block="AB") == ([1, 2, 3, 4], [6, 7, 8])
+    assert view_positions(pair, hide_first=True)[0] == list(range(1, len(pair.tokens)))
+    _, rows, _ = attention_view(pair, merge_words=True, hide_specials=True)
+    positions, _ = view_positions(pair, merge_words=True, hide_specials=True)
+    assert len(positions) == len(rows) and positions == sorted(positions)
+    assert [pair.tokens[p] for p in positions] == ["i", "do", "need", "sleep", "i", "am", "tired"]
 
 
 def test_attention_view_copies_nothing_where_the_shown_tokens_run_without_a_gap(

@@ -364,16 +364,9 @@ def _grid_function(kind: str, doc: str) -> Callable[..., torch.Tensor]:
     """The public grid function of `kind`, named `<kind>_patching`."""
 
     def patching(
-        encoder: Encoder,
-        clean: str,
-        corrupted: str,
-        *,
-        answer: str,
-        wrong: str,
-        batch_size: int = BATCH_SIZE,
-        progress: Progress | None = None,
-        stop: Stop | None = None,
-    ) -> torch.Tensor:
+        encoder: Encoder, clean: str, corrupted: str, *, answer: str, wrong: str,
+        batch_size: int = BATCH_SIZE, progress: Progress | None = None, stop: Stop | None = None,
+    ) -> torch.Tensor:  # fmt: skip
         setup = _setup(encoder, clean, corrupted, answer, wrong)
         return _grid(setup, kind, batch_size=batch_size, progress=progress, stop=stop)
 

@@ -109,17 +109,47 @@ def attention_view(
     [SEP] and picking a block of a pair ("AB": queries of A, keys of B) only drop rows and
     columns afterwards, without renormalising.
     """
+    attn = encoded.every_attention()  # (L, H, T, T)
+    labels = encoded.labels
+    if merge_words:
+        groups = word_groups(encoded)
+        attn = merge_attention(attn, groups)  # (L, H, W, W)
+        labels = word_labels(encoded, groups)
+    rows, cols = _shown(encoded, hide_specials, merge_words, block, hide_first)
+    view = _picked(attn, -2, rows)  # (L, H, r, T or W)
+    view = _picked(view, -1, cols)  # (L, H, r, c)
+    return view, [labels[i] for i in rows], [labels[i] for i in cols]
+
+
+def view_positions(
+    encoded: Encoded,
+    *,
+    hide_specials: bool = False,
+    merge_words: bool = False,
+    block: str = "all",
+    hide_first: bool = False,
+) -> tuple[list[int], list[int]]:
+    """The token positions of the rows and of the columns `attention_view` shows with the same
+    settings (a merged word: its last piece), so that a shown row can be named by its token."""
+    rows, cols = _shown(encoded, hide_specials, merge_words, block, hide_first)
+    if not merge_words:
+        return rows, cols
+    last = [group[-1] for group in word_groups(encoded)]
+    return [last[i] for i in rows], [last[i] for i in cols]
+
+
+def _shown(
+    encoded: Encoded, hide_specials: bool, merge_words: bool, block: str, hide_first: bool
+) -> tuple[list[int], list[int]]:
+    """The indices (tokens, or words when `merge_words`) of the shown rows and columns."""
     if block not in _BLOCKS:
         raise ValueError(f"unknown block {block!r}: choose one of {', '.join(_BLOCKS)}")
     row_segment, col_segment = _BLOCKS[block]
     if max(row_segment or 0, col_segment or 0) >= len(encoded.texts):
         raise ValueError(f"block {block} needs a pair of sentences")
-    attn = encoded.every_attention()  # (L, H, T, T)
-    labels, segments, special = encoded.labels, encoded.segments, encoded.special
+    segments, special = encoded.segments, encoded.special
     if merge_words:
         groups = word_groups(encoded)
-        attn = merge_attention(attn, groups)  # (L, H, W, W)
-        labels = word_labels(encoded, groups)
         segments = [encoded.segments[g[0]] for g in groups]
         special = [all(encoded.special[i] for i in g) for g in groups]
 
@@ -132,10 +162,7 @@ def attention_view(
             and not (hide_first and i == 0)
         ]
 
-    rows, cols = keep(row_segment), keep(col_segment)
-    view = _picked(attn, -2, rows)  # (L, H, r, T or W)
-    view = _picked(view, -1, cols)  # (L, H, r, c)
-    return view, [labels[i] for i in rows], [labels[i] for i in cols]
+    return keep(row_segment), keep(col_segment)
 
 
 def renormalise(attn: torch.Tensor) -> torch.Tensor:

@@ -30,7 +30,7 @@ from attnviz.lessons.model.compute import (
 from attnviz.lessons.model.figures import next_token_bars, residual_norms_figure
 from attnviz.lessons.model_controls.view import HEAD, LAYER, QUERY, ModelChoice, query_of
 from attnviz.transformer.encoder import Encoded, Encoder
-from attnviz.transformer.views import attention_view, renormalise
+from attnviz.transformer.views import attention_view, renormalise, view_positions
 from attnviz.transformer.words import word_groups, word_labels
 
 GRID = "view_grid"
@@ -52,11 +52,14 @@ def grid_figure(
     return model_view(_attn, text, selectable=True)
 
 
-def show_heads(attn: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice) -> None:
-    """The chosen head (click a cell to pick its row as the query token) beside its layer's
-    average over heads, then the same head as bertviz's head view."""
+def show_heads(
+    attn: torch.Tensor, rows: list[str], cols: list[str], choice: ModelChoice, positions: list[int]
+) -> None:
+    """The chosen head (click a cell to pick its row's token, at `positions[row]`, as the
+    query) beside its layer's average over heads, then the same head as bertviz's head view."""
     figures = head_figures(attn, choice.layer, choice.head, rows, cols, catalogue())
-    on_click = functools.partial(store_click, HEAD_CHART, (QUERY.key, CLICKED_KEY), selected_cell)
+    decode = functools.partial(_clicked_token, positions)
+    on_click = functools.partial(store_click, HEAD_CHART, (QUERY.key, CLICKED_KEY), decode)
     left, right = st.columns(2)
     with left:
         plot(figures[HEAD_CHART], key=HEAD_CHART, on_select=on_click)
@@ -127,18 +130,27 @@ def show_specials_note(encoded: Encoded, attn: torch.Tensor, choice: ModelChoice
     st.caption(t(keys[choice.renormalise, choice.hide_first], **values))
 
 
-def show_next_tokens(encoded: Encoded, rows: list[str]) -> None:
-    """A causal language model's most probable next tokens after the last token and, beside
-    them, after the picked one (one chart while none is picked: the last token is the query)."""
-    last, picked = len(rows) - 1, query_of(rows)
+def _clicked_token(positions: list[int], selection: object) -> tuple[int, int] | None:
+    """A click on the head's cell (row, column) as (the row's token position, column)."""
+    cell = selected_cell(selection)
+    if cell is None or not 0 <= cell[0] < len(positions):
+        return None
+    return positions[cell[0]], cell[1]
+
+
+def show_next_tokens(encoded: Encoded, positions: list[int]) -> None:
+    """A causal language model's most probable next tokens after the last token shown and,
+    beside them, after the picked one (one chart while none is picked: the last token is the
+    query). `positions`: the tokens the heads view shows."""
+    last, picked = positions[-1], query_of(encoded.labels)
     text = catalogue()
     figures = {}
-    positions = {"view_next_last": last}
-    if picked != last:
-        positions["view_next_picked"] = picked
-    for key, position in positions.items():
+    shown = {"view_next_last": last}
+    if picked != last and picked in positions:
+        shown["view_next_picked"] = picked
+    for key, position in shown.items():
         tokens, probs = next_token_rows(encoded, position)
-        title = t("model.next.title", token=rows[position], position=position)
+        title = t("model.next.title", token=encoded.labels[position], position=position)
         figures[key] = next_token_bars(tokens, probs, title, text)
     st.subheader(t("model.next"))
     st.caption(t("model.next.help"))
@@ -164,22 +176,25 @@ def show_model(model: Encoder, encoded: Encoded, choice: ModelChoice) -> None:
     """The chosen head, its layer's average and its head view, the next tokens of a causal
     language model, and the model view grid."""
     if choice.stack == "encoder":
+        hide, merge, block, first = (
+            choice.hide_specials, choice.merge_words, choice.block, choice.hide_first
+        )  # fmt: skip
         attn, rows, cols = attention_view(
-            encoded,
-            hide_specials=choice.hide_specials,
-            merge_words=choice.merge_words,
-            block=choice.block,
-            hide_first=choice.hide_first,
+            encoded, hide_specials=hide, merge_words=merge, block=block, hide_first=first
         )  # (L, H, r, c)
+        positions, _ = view_positions(
+            encoded, hide_specials=hide, merge_words=merge, block=block, hide_first=first
+        )
         if (choice.hide_specials or choice.hide_first) and rows:
             show_specials_note(encoded, attn, choice)
         if choice.renormalise:
             attn = renormalise(attn)  # (L, H, r, c), rows summing to 1
     else:
         attn, rows, cols = stack_attention(encoded, choice.stack)
-    show_heads(attn, rows, cols, choice)
-    if encoded.kind == "decoder" and choice.stack == "encoder" and not choice.merge_words:
-        show_next_tokens(encoded, rows)
+        positions = list(range(len(rows)))
+    show_heads(attn, rows, cols, choice, positions)
+    if encoded.kind == "decoder" and choice.stack == "encoder" and not choice.merge_words and rows:
+        show_next_tokens(encoded, positions)
     if encoded.kind == "decoder":
         show_sinks(encoded, key="view")
     st.caption(t("model.tokens", count=len(rows)))

@@ -12,6 +12,7 @@ import pytest
 from attnviz.app import model as app_model
 from attnviz.figures.labels import escape_label, unique_labels
 from attnviz.lessons.model_controls import view as model_controls
+from attnviz.lessons.model_heads import view as model_heads
 from attnviz.transformer import models
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.neurons import head_vectors
@@ -120,6 +121,19 @@ def test_a_causal_model_shows_its_heads_and_next_tokens(root: Path) -> None:
     np.testing.assert_allclose(picked["x"], encoded.next_token_probs[2], atol=1e-6)
     captions = " ".join(c.value for c in at.caption)
     assert "**gpt2 (gpt2)**: causal language model, 2 layers × 4 heads" in captions
+    # The first token hidden: the shown row 2 is token 3. A click there keeps the token, and
+    # the charts read and name it (they read the shown row's number as a token before).
+    at.toggle(key=model_controls.HIDE.key).set_value(True).run()
+    click = {"selection": {"points": [{"x": 0, "y": 2, "curve_number": 1}]}}
+    shown = list(range(1, len(encoded.tokens)))
+    assert model_heads._clicked_token(shown, click) == (3, 0)
+    at.session_state[model_controls.QUERY.key] = 3
+    at.run()
+    picked = chart(at, "view_next_picked")
+    np.testing.assert_allclose(picked["data"][0]["x"], encoded.next_token_probs[3], atol=1e-6)
+    assert picked["layout"]["title"]["text"].startswith("After 3: ")
+    last = chart(at, "view_next_last")["data"][0]
+    np.testing.assert_allclose(last["x"], encoded.next_token_probs[-1], atol=1e-6)
 
 
 def test_an_encoder_decoder_shows_cross_attention(root: Path) -> None:
