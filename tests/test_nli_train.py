@@ -92,6 +92,19 @@ def test_the_loss_falls_on_the_shipped_set_and_a_seed_repeats(shipped):
     }
 
 
+def test_an_epoch_cut_by_max_steps_averages_over_the_pairs_it_saw(shipped):
+    """10 pairs in batches of 4, 4 steps: the second epoch sees 4 pairs. With lr 0 the model
+    never changes, so both epochs' mean losses are means of the same per-pair losses (about
+    ln 3 at the start): dividing the second's 4 losses by 10 pairs gave 0.44."""
+    store, pairs = shipped
+    few = PairSet(pairs.premises[:10], pairs.hypotheses[:10], pairs.labels[:10])
+    config = TrainConfig(hidden=32, dropout=0.0, lr=0.0, epochs=2, batch_size=4, max_steps=4)
+    _, history = train(config, few, store)
+    assert len(history.loss) == 2
+    assert history.loss[1] == pytest.approx(history.loss[0], abs=0.15), history.loss
+    assert 0 <= history.train_accuracy[1] * 4 == round(history.train_accuracy[1] * 4)
+
+
 def checkpoint(encoder, store, tmp_path, card_changes=None) -> Path:
     tiny = pairs_of(store)
     model, history = train(TrainConfig(hidden=8, epochs=2, batch_size=3), tiny, store)

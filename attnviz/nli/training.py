@@ -224,10 +224,9 @@ def train(
     for epoch in range(config.epochs):
         model.train(True)
         order = torch.randperm(len(train_set), generator=shuffle)
-        total, correct, steps = _epoch(
+        total, correct, seen, steps = _epoch(
             model, optimizer, train_set, labels, order, store, config, progress, steps
         )
-        seen = min(len(order), steps * config.batch_size) if config.max_steps else len(order)
         history.loss.append(total / max(seen, 1))
         history.train_accuracy.append(correct / max(seen, 1))
         dev = (
@@ -259,10 +258,10 @@ def _epoch(
     config: TrainConfig,
     progress: Progress | None,
     steps: int,
-) -> tuple[float, int, int]:
+) -> tuple[float, int, int, int]:
     """One pass over `order` in batches (or until `config.max_steps`): the summed loss, the
-    pairs predicted right, and the optimizer's steps so far."""
-    total, correct = 0.0, 0
+    pairs predicted right, the pairs this pass saw, and the optimizer's steps so far."""
+    total, correct, seen = 0.0, 0, 0
     for first in range(0, len(order), config.batch_size):
         batch = order[first : first + config.batch_size]
         logits = model(*sides(train_set, batch, store, config.premise_blind))
@@ -272,12 +271,13 @@ def _epoch(
         optimizer.step()
         total += float(loss.detach()) * len(batch)
         correct += int((logits.argmax(-1) == labels[batch]).sum())
+        seen += len(batch)
         steps += 1
         if progress:
             progress("train", min(first + len(batch), len(order)), len(order))
         if config.max_steps is not None and steps >= config.max_steps:
             break
-    return total, correct, steps
+    return total, correct, seen, steps
 
 
 def results(
