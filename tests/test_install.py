@@ -110,7 +110,7 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
     expected |= {f"{shipped}static/fonts/{p.name}" for p in (ROOT / "static" / "fonts").iterdir()}
     listing = "\n".join(sorted(names))
-    assert len(pages) == 11 and len(strings) >= 12
+    assert len(pages) == 12 and len(strings) >= 13
     assert expected | pages | strings | data <= names, listing
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", ".venv", "docs/"))]
     assert (ROOT / ".streamlit" / "config.toml").read_bytes() == zipfile.ZipFile(wheel).read(
