@@ -16,7 +16,7 @@ from attnviz.figures.matrix import cell_number
 from attnviz.figures.model import head_values
 from attnviz.i18n import Catalogue
 
-DIFFERS = 0.3  # a differing token's cell, light on the weights' scale so its text reads
+DIFFERS = 0.3  # a differing token's cell: light red on the scale about 0, its text legible
 
 
 def tokens_figure(
@@ -35,11 +35,12 @@ def tokens_figure(
     z = np.zeros((2, width))
     z[:, list(differ)] = DIFFERS
     fig = heatmap(
-        z, title=text("patching.tokens_title"), kind="weights", text=text,
+        z, title=text("patching.tokens_title"), kind="scores", bound=1.0, text=text,
         row_labels=[text("patching.row.clean"), text("patching.row.corrupted")],
         col_labels=[str(i) for i in range(width)], row_name=text("patching.prompt"),
-        col_name=text("fig.position"), x_title=text("fig.position"), cell_text=rows,
-        hover_text=rows, mask=present, showscale=False,
+        col_name=text("fig.position"), x_title=text("fig.position"),
+        y_title=text("patching.prompt"), cell_text=rows, hover_text=rows, mask=present,
+        show_numbers=True, showscale=False,
         notes=[boxed_note(text("patching.differs"))] if differ else (),
     )  # fmt: skip
     return mark_cells(fig, [(r, c) for c in differ for r in (0, 1)])
