@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.app import loading
 from attnviz.app.model import MODEL
+from attnviz.lessons.model import view_controls as model_controls
 from attnviz.lessons.patching import view as patch_view
 from attnviz.lessons.patching.compute import EXAMPLES
 from attnviz.transformer import models, patching
@@ -97,6 +98,15 @@ def test_a_run_shows_the_backends_grids_and_a_second_computes_nothing(
     press_run(again)
     assert len(calls) == first
     np.testing.assert_allclose(z_of(again, patch_view.HEADS_GRID), heads.numpy(), atol=1e-5)
+    # A click on head 23.3, as the grid's on_select stores it, opens it on Model attention.
+    again.session_state[patch_view.CLICKED[0]] = 23
+    again.session_state[patch_view.CLICKED[1]] = 3
+    again.run(timeout=180)
+    assert not again.exception, [e.value for e in again.exception]
+    assert again.session_state[model_controls.LAYER.key] == 23
+    assert again.session_state[model_controls.HEAD.key] == 3
+    assert again.session_state[model_controls.SENTENCE_A.key] == IOI.clean
+    assert not again.session_state[model_controls.SENTENCE_B.key]
 
 
 @pytest.mark.parametrize(
