@@ -4,7 +4,7 @@ differ and the heads ranked (attnviz.transformer.patching does the patching)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,11 +83,10 @@ def patch_all(
     return Patched(ld_clean, ld_corrupted, heads, grids)
 
 
-def differing(clean: list[str], corrupted: list[str]) -> list[int]:
-    """The positions where the two token lists differ (a position only one has counts)."""
-    longest = max(len(clean), len(corrupted))
-    padded = [(clean + [""] * longest)[:longest], (corrupted + [""] * longest)[:longest]]
-    return [i for i, (a, b) in enumerate(zip(*padded, strict=True)) if a != b]
+def differing(clean: Sequence[int], corrupted: Sequence[int]) -> list[int]:
+    """The positions where the two token id lists differ (a position only one has counts)."""
+    shared = [i for i, (a, b) in enumerate(zip(clean, corrupted, strict=False)) if a != b]
+    return shared + list(range(min(len(clean), len(corrupted)), max(len(clean), len(corrupted))))
 
 
 def top_heads(heads: torch.Tensor, count: int) -> list[tuple[int, int, float]]:

@@ -114,17 +114,19 @@ def inputs() -> Example:
     return Example(clean, corrupted, answer, wrong)
 
 
-def tokens_of(model: Encoder, text: str) -> list[str]:
-    """`text`'s tokens as the patching reads them, each as a reader reads it."""
+def tokens_of(model: Encoder, text: str) -> tuple[list[int], list[str]]:
+    """`text`'s token ids as the patching reads them, and each token as a reader reads it."""
     with model.tokenizer_lock:
         ids = list(model.tokenizer(text)["input_ids"])
-    return readable(model.tokenizer.convert_ids_to_tokens(ids), model.token_style)
+    return ids, readable(model.tokenizer.convert_ids_to_tokens(ids), model.token_style)
 
 
 def show_tokens(model: Encoder, example: Example) -> None:
     """Both prompts' tokens position by position, the differing ones boxed, and what differs."""
-    clean, corrupted = tokens_of(model, example.clean), tokens_of(model, example.corrupted)
-    differ = differing(clean, corrupted)
+    (clean_ids, clean), (corrupted_ids, corrupted) = (
+        tokens_of(model, example.clean), tokens_of(model, example.corrupted)
+    )  # fmt: skip
+    differ = differing(clean_ids, corrupted_ids)
     if clean and corrupted:
         plot(tokens_figure(clean, corrupted, differ, catalogue()), key="patching_tokens")
     if len(clean) != len(corrupted):
@@ -213,7 +215,7 @@ def show_result(model: Encoder, example: Example, patched: Patched) -> None:
     site = str(
         controls.select(SITE, t("patching.site"), lambda s: t(SITE_NAMES[s]), widget="segmented")
     )
-    tokens = tokens_of(model, example.clean)
+    _, tokens = tokens_of(model, example.clean)
     grid = patched.sites[site]
     plot(site_figure(grid, tokens, t(SITE_TITLES[site]), scale, text), key=SITE_GRID)
     st.caption(t("patching.csv"))

@@ -9,9 +9,9 @@ from attnviz.lessons.patching import compute
 
 
 def test_the_differing_positions_include_those_only_one_prompt_has() -> None:
-    assert compute.differing(["a", "b", "c"], ["a", "x", "c"]) == [1]
-    assert compute.differing(["a", "b"], ["a", "b", "c"]) == [2]
-    assert compute.differing(["a"], ["a"]) == []
+    assert compute.differing([5, 6, 7], [5, 9, 7]) == [1]
+    assert compute.differing([5, 6], [5, 6, 7, 8]) == [2, 3]
+    assert compute.differing([5], [5]) == []
 
 
 def test_the_top_heads_are_ranked_by_share() -> None:
