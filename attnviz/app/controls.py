@@ -253,11 +253,17 @@ def select(
     where: Any = None,
     help: str | None = None,
     widget: Literal["selectbox", "radio", "segmented"] = "selectbox",
+    on_change: Callable[..., None] | None = None,
 ) -> Any:
     """One of the control's choices, as a selectbox, horizontal radio buttons or segments."""
     init_state(control.key, control.default)
     host = _host(where)
-    common: dict[str, Any] = {"key": control.key, "help": help, "persist_state": "session"}
+    common: dict[str, Any] = {
+        "key": control.key,
+        "help": help,
+        "persist_state": "session",
+        "on_change": on_change,
+    }
     if widget == "radio":
         return host.radio(
             label, control.options, format_func=format_func, horizontal=True, **common

@@ -188,6 +188,17 @@ def pick_decoder() -> Encoder | None:
     return None if name == models.MINILM else load_picked(name)
 
 
+def _use_smollm2() -> None:
+    st.session_state[MODEL.key] = models.SMOLLM2
+
+
+def offer_smollm2(message: str, key: str) -> None:
+    """For a page that needs a causal language model and was given another: `message` (why),
+    and a button (state key `key`) that picks the shipped SmolLM2 instead."""
+    st.info(message)
+    st.button(t("model.use_smollm2"), key=key, on_click=_use_smollm2, icon=":material/swap_horiz:")
+
+
 def load_picked(name: str) -> Encoder:
     """The picked model, loaded with progress; the shipped one, with the reason, when it is
     refused or fails."""

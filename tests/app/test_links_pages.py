@@ -52,6 +52,7 @@ MULTIHEAD = multihead_page.PAGE
 TRAIN = "pages/9_Train_NLI.py"
 ACROSS = "pages/10_Across_layers.py"
 GENERATION = "pages/11_Generation.py"
+PATCHING = "pages/12_Activation_patching.py"
 
 LINKS: dict[str, tuple[controls.Control, ...]] = {
     HOME: home.LINK,
@@ -376,6 +377,11 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
         "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",
         "decoding": "sample", "T": "1.5", "k": "5", "seed": "3", "step": "2", "layer": "2",
         "head": "3",
+    },
+    PATCHING: {
+        "model": "smollm2", "example": "paris", "clean": "The Eiffel Tower is in",
+        "corrupted": "The Colosseum is in", "answer": " Paris", "wrong": " Rome",
+        "site": "mlp", "top": "5",
     },
     MODEL: {
         "model": "hf/absent", "preset": "neutral", "a": "A cat sleeps.", "b": "It rests.",

@@ -21,6 +21,7 @@ CHARTS = {  # lesson -> charts its page draws at its defaults
     "train_nli": 0,
     "across": 3,
     "generation": 0,
+    "patching": 0,
 }
 
 
