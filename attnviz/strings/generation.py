@@ -22,7 +22,6 @@ EN: dict[str, str] = {
         "Generation needs a causal language model; {name} is not one. Pick SmolLM2-135M-Instruct "
         "(shipped) in the sidebar, or here:"
     ),
-    "generation.use_smollm2": "Use SmolLM2-135M-Instruct",
     "generation.prompt": "Prompt (at most 512 tokens)",
     "generation.chat": "Use the model's chat template",
     "generation.chat.help": (
@@ -132,7 +131,6 @@ KO: dict[str, str] = {
         "생성에는 인과 언어 모델이 필요한데 {name}은(는) 그렇지 않습니다. 사이드바나 여기에서 "
         "SmolLM2-135M-Instruct(기본 제공)를 고르세요:"
     ),
-    "generation.use_smollm2": "SmolLM2-135M-Instruct 쓰기",
     "generation.prompt": "프롬프트(최대 512개 토큰)",
     "generation.chat": "모델의 채팅 템플릿 쓰기",
     "generation.chat.help": (

@@ -8,6 +8,7 @@ module stays cheap.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 # Families whose position table starts after the padding index (RoBERTa's offset of 2).
+# One model built at a time: transformers builds a model on the meta device, then fills it,
+# and a build in another thread at that moment could be left there (SmolLM2's lm_head, while
+# the preload built MiniLM).
+_LOADING = threading.Lock()
 _OFFSET_POSITIONS = ("roberta", "xlm-roberta", "camembert", "data2vec-text", "xmod")
 
 
@@ -48,13 +53,14 @@ def load_model(folder: Path, kind: str) -> Any:
     auto = classes.get(kind, AutoModelForSeq2SeqLM)
     try:
         # The default SDPA implementation returns no attention weights at all.
-        model: PreTrainedModel = auto.from_pretrained(
-            folder,
-            attn_implementation="eager",
-            local_files_only=True,
-            use_safetensors=True,
-            trust_remote_code=False,
-        )
+        with _LOADING:
+            model: PreTrainedModel = auto.from_pretrained(
+                folder,
+                attn_implementation="eager",
+                local_files_only=True,
+                use_safetensors=True,
+                trust_remote_code=False,
+            )
     except (OSError, ValueError, RuntimeError, KeyError, TypeError, SafetensorError) as err:
         # Weights cut short or not this config's: the reason, not a traceback.
         raise InputError("model_load_failed", name=folder.name, detail=short(err)) from err

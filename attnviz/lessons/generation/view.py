@@ -14,7 +14,7 @@ import streamlit as st
 
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import ProgressBar, markdown_literal, progress_text, show_error
-from attnviz.app.model import MODEL, pick_decoder
+from attnviz.app.model import MODEL, offer_smollm2, pick_decoder
 from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click, store_panel_click
 from attnviz.app.state import init_state
@@ -30,7 +30,7 @@ from attnviz.lessons.generation.figures import (
     heads_rows_figure,
     lens_figure,
 )
-from attnviz.transformer import lens, models
+from attnviz.transformer import lens
 from attnviz.transformer.attribution import ATTRIBUTION_METHODS, attribution_matrix
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.generation import MAX_NEW_TOKENS, Generation, generate
@@ -87,10 +87,6 @@ def _request() -> None:
 
 def _stop() -> None:
     st.session_state[HALTED] = True
-
-
-def _use_smollm2() -> None:
-    st.session_state[MODEL.key] = models.SMOLLM2
 
 
 def settings(model: Encoder) -> tuple[str, int, float, int | None, int]:
@@ -358,8 +354,7 @@ def show() -> None:
     links.publish_link(LINK)
     if model is None or model.kind != "decoder":
         name = "all-MiniLM-L6-v2" if model is None else model.name
-        st.info(t("generation.needs_decoder", name=name))
-        st.button(t("generation.use_smollm2"), on_click=_use_smollm2, icon=":material/swap_horiz:")
+        offer_smollm2(t("generation.needs_decoder", name=name), key="generation_use_smollm2")
         return
     with st.sidebar:
         st.selectbox(t("model.layer"), range(model.num_layers), key=LAYER.key)
