@@ -48,7 +48,8 @@ def tokens_figure(
 
 def mark_one(fig: go.Figure, bound: float) -> go.Figure:
     """The colour bar's ticks at its ends, 0 and ±1: 1 is the clean run, -1 as far the other way."""
-    values = sorted({-bound, -1.0, 0.0, 1.0, bound})
+    ends = {-bound, bound} if abs(bound - 1.0) > 0.05 * bound else set()  # not two 1s at one place
+    values = sorted({-1.0, 0.0, 1.0} | ends)
     ticks = {"tickmode": "array", "tickvals": values, "ticktext": [cell_number(v) for v in values]}
     for trace in fig.data:
         if isinstance(trace, go.Heatmap) and trace.showscale is not False:

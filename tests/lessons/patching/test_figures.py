@@ -21,6 +21,9 @@ def test_the_heads_grid_is_the_tensor_on_a_scale_centred_on_0_with_1_marked() ->
     assert list(trace.colorbar.tickvals) == [-1.0, 0.0, 1.0]
     wide = figures.heads_figure(heads * 3, 1.8, (1, 2), EN)
     assert list(wide.data[0].colorbar.tickvals) == [-1.8, -1.0, 0.0, 1.0, 1.8]
+    # An end within 5% of 1 is not ticked beside it: both read "1" (the screenshot drew two).
+    near = figures.heads_figure(heads, 1.02, None, EN).data[0].colorbar
+    assert list(near.tickvals) == [-1.0, 0.0, 1.0] and list(near.ticktext) == ["-1", "0", "1"]
 
 
 def test_the_sites_grid_names_its_positions_by_the_clean_tokens() -> None:
