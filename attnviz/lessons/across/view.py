@@ -54,7 +54,7 @@ LINK: tuple[controls.Control, ...] = (
 )  # fmt: skip
 
 
-@cache.results
+@cache.readings  # the same object each rerun: no copy of every attention unpickled
 def read(model_path: str, _encoder: Encoder, text_a: str, text_b: str | None) -> Encoded:
     """The model's reading of a sentence or a pair, [CLS] A [SEP] B [SEP] for MiniLM, A, a
     newline, B for a decoder (cached on the model and the texts)."""

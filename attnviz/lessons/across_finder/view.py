@@ -103,6 +103,16 @@ def _ablate_changed() -> None:
     st.session_state[OUT.key] = ",".join(st.session_state[ABLATE]) or "none"
 
 
+@cache.results
+def read_out(
+    model_path: str, text: str, heads: tuple[tuple[int, int], ...], mode: str, _model: Encoder
+) -> tuple[torch.Tensor, float]:
+    """(V,) the next token's probabilities after `text` with `heads` taken out, and the loss on
+    the text (cached: a click elsewhere on the page runs no forward)."""
+    ids, logits = interventions.logits_with(_model, text, ablate=heads, mode=mode)
+    return torch.softmax(logits[-1], -1), interventions.prompt_loss(ids, logits)
+
+
 def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) -> None:
     """Heads out: the next token before and after, KL, the loss on the text."""
     st.subheader(t("across.ablation"))
@@ -120,14 +130,13 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
     mode = controls.select(
         MODE, t("across.ablation.mode"), lambda m: t(MODE_NAMES[m]), where=columns[1]
     )
-    heads = [(int(p.split(".")[0]), int(p.split(".")[1])) for p in picked]
+    heads = tuple((int(p.split(".")[0]), int(p.split(".")[1])) for p in picked)
     try:
-        ids, before = interventions.logits_with(model, text)
-        _, after = interventions.logits_with(model, text, ablate=heads, mode=str(mode))
+        p_before, loss_before = read_out(str(model.path), text, (), "zero", model)
+        p_after, loss_after = read_out(str(model.path), text, heads, str(mode), model)
     except ValueError as err:
         show_error(err)
         return
-    p_before, p_after = torch.softmax(before[-1], -1), torch.softmax(after[-1], -1)
     titles = (t("across.ablation.before"), t("across.ablation.after", count=len(heads)))
     bars = before_after_bars(p_before, p_after, model.readable_piece, titles, catalogue())
     plot_row(dict(zip(("across_ablation_before", "across_ablation_after"), bars, strict=True)))
@@ -140,8 +149,8 @@ def show_ablation(model: Encoder, text: str, scores: dict[str, torch.Tensor]) ->
             before=f"{float(p_before[first]):.1%}",
             after=f"{float(p_after[first]):.1%}",
             kl=f"{interventions.kl_divergence(p_before, p_after):.4f}",
-            loss_before=f"{interventions.prompt_loss(ids, before):.3f}",
-            loss_after=f"{interventions.prompt_loss(ids, after):.3f}",
+            loss_before=f"{loss_before:.3f}",
+            loss_after=f"{loss_after:.3f}",
             top=markdown_literal(model.readable_piece(top)),
         )
     )
