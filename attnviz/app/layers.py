@@ -15,6 +15,7 @@ from attnviz.transformer.encoder import model_layer
 
 EMBEDDINGS = "embeddings"  # the link's name for hidden state 0, the embedding output
 MAX_LAYERS = 48  # bounds for links; a page clamps to the model's own layer count
+MAX_HEADS = 64  # and its head count
 
 
 def _old_layer(raw: str) -> str:

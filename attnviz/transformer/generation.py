@@ -106,12 +106,12 @@ def generate(
     After each token: `on_token(the generation so far)` (marked stopped, the tokens it holds
     are final), then `progress(done, max_new_tokens)`; `stop()` True ends it early."""
     _check_settings(encoder, max_new_tokens, temperature, top_k)
-    prompt_ids = _prompt_ids(encoder, prompt)
+    ids = prompt_ids(encoder, prompt)
     generator = torch.Generator().manual_seed(seed)
     ends = end_ids(encoder)
     pieces = encoder.tokenizer.convert_ids_to_tokens
-    result = Generation(prompt_ids=prompt_ids)
-    fed = torch.tensor([prompt_ids])
+    result = Generation(prompt_ids=ids)
+    fed = torch.tensor([ids])
     cache = None
     with torch.inference_mode():
         for step in range(max_new_tokens):
@@ -148,13 +148,13 @@ def _check_settings(
         raise ValueError(f"top_k must be at least 1 or None, got {top_k}")
 
 
-def _prompt_ids(encoder: Encoder, prompt: str) -> list[int]:
+def prompt_ids(encoder: Encoder, prompt: str, which: str = "prompt") -> list[int]:
     """The prompt's ids as the tokenizer gives them (its specials too); InputError for a prompt
-    that reads as no token or as more than MAX_PROMPT_TOKENS."""
+    that reads as no token (named `which` in the message) or as more than MAX_PROMPT_TOKENS."""
     with encoder.tokenizer_lock:
         prompt_ids = list(encoder.tokenizer(prompt)["input_ids"])
     if not prompt_ids:
-        raise InputError("sentence_unreadable", which="prompt")
+        raise InputError("sentence_unreadable", which=which)
     if len(prompt_ids) > MAX_PROMPT_TOKENS:
         raise InputError("prompt_too_long", count=len(prompt_ids), limit=MAX_PROMPT_TOKENS)
     return prompt_ids

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
-from attnviz.transformer.generation import MAX_PROMPT_TOKENS
+from attnviz.transformer.generation import prompt_ids
 from attnviz.transformer.hooks import mine
 from attnviz.transformer.interventions import projections
 from attnviz.transformer.lens import final_norm
@@ -35,8 +35,8 @@ from attnviz.transformer.lens import final_norm
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
 
-Progress = Callable[[float], None]  # the share of the grid's work done, after each forward
-Stop = Callable[[], bool]  # True ends the run: the cells it did not reach stay NaN
+PatchProgress = Callable[[float], None]  # the share of the grid's work done, after each forward
+PatchStop = Callable[[], bool]  # True ends the run: the cells it did not reach stay NaN
 BATCH_SIZE = 16  # sites of one layer run in one forward
 MIN_DIFFERENCE = 1e-3  # |LD_clean - LD_corrupted| below this leaves nothing to recover
 _SEEN = ("residual", "attention", "mlp", "head")
@@ -128,16 +128,6 @@ def _parts(encoder: Encoder) -> tuple[Any, Any, list[tuple[Any, Any, Any]]]:
     return layers, norm, sites
 
 
-def _ids(encoder: Encoder, text: str, which: str) -> list[int]:
-    with encoder.tokenizer_lock:
-        ids = list(encoder.tokenizer(text)["input_ids"])
-    if not ids:
-        raise InputError("sentence_unreadable", which=which)
-    if len(ids) > MAX_PROMPT_TOKENS:
-        raise InputError("prompt_too_long", count=len(ids), limit=MAX_PROMPT_TOKENS)
-    return ids
-
-
 def _one_token(encoder: Encoder, text: str) -> int:
     if not text:
         raise InputError("patching_answer_empty")
@@ -225,8 +215,8 @@ def _setup(encoder: Encoder, clean: str, corrupted: str, answer: str, wrong: str
     parts = _parts(encoder)
     answer_id = _one_token(encoder, answer)
     wrong_id = _one_token(encoder, wrong)
-    clean_ids = _ids(encoder, clean, "The clean prompt")
-    corrupted_ids = _ids(encoder, corrupted, "The corrupted prompt")
+    clean_ids = prompt_ids(encoder, clean, "The clean prompt")
+    corrupted_ids = prompt_ids(encoder, corrupted, "The corrupted prompt")
     first = _first_difference(clean_ids, corrupted_ids)
     if len(clean_ids) != len(corrupted_ids):
         raise InputError(
@@ -311,8 +301,8 @@ def _grid(
     kind: str,
     *,
     batch_size: int = BATCH_SIZE,
-    progress: Progress | None = None,
-    stop: Stop | None = None,
+    progress: PatchProgress | None = None,
+    stop: PatchStop | None = None,
 ) -> torch.Tensor:
     """The (L, H) or (L, T) grid of shares recovered; positions before p are 0, and a stopped
     run leaves the cells it did not reach NaN."""
@@ -365,7 +355,8 @@ def _grid_function(kind: str, doc: str) -> Callable[..., torch.Tensor]:
 
     def patching(
         encoder: Encoder, clean: str, corrupted: str, *, answer: str, wrong: str,
-        batch_size: int = BATCH_SIZE, progress: Progress | None = None, stop: Stop | None = None,
+        batch_size: int = BATCH_SIZE, progress: PatchProgress | None = None,
+        stop: PatchStop | None = None,
     ) -> torch.Tensor:  # fmt: skip
         setup = _setup(encoder, clean, corrupted, answer, wrong)
         return _grid(setup, kind, batch_size=batch_size, progress=progress, stop=stop)

@@ -16,7 +16,6 @@ from attnviz.app.feedback import ProgressBar, markdown_literal
 from attnviz.i18n import t
 from attnviz.transformer.encoder import Encoded
 
-MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
 # A decoder's first token (its attention sink) hidden, rows renormalised over the rest.
 FIRST = controls.bool_control("first", "across_hide_first")
 ONE_TOKEN = 0.9  # a shown row with this share on one token gets a caption saying so

@@ -10,13 +10,13 @@ import streamlit as st
 import torch
 
 from attnviz.app import controls
+from attnviz.app.layers import MAX_HEADS, MAX_LAYERS
 from attnviz.app.plot import download_csv, plot, table
 from attnviz.app.selection import selected_cell, store_click
 from attnviz.figures.model import head_heatmap
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import STATISTICS, head_statistics
 from attnviz.lessons.across.figures import STATISTICS_A_ROW, statistic_grid
-from attnviz.lessons.across_common.view import MAX_LAYERS
 from attnviz.transformer.encoder import Encoded
 
 STATISTIC_TITLES = {
@@ -31,7 +31,7 @@ STATISTIC_TITLES = {
     "diagonal": "across.stat.diagonal",
 }
 HEAD_LAYER = controls.int_control("hlayer", "across_head_layer", 0, 0, MAX_LAYERS - 1)
-HEAD = controls.int_control("head", "across_head", 0, 0, 63)
+HEAD = controls.int_control("head", "across_head", 0, 0, MAX_HEADS - 1)
 
 
 def clamp(control: controls.Control, count: int, fallback: int = 0) -> int:

@@ -8,13 +8,13 @@ import streamlit as st
 import torch
 
 from attnviz.app import cache, controls
+from attnviz.app.layers import MAX_LAYERS
 from attnviz.app.plot import csv_download, plot
 from attnviz.figures.labels import unique_labels
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.across.compute import hide_first, spearman
 from attnviz.lessons.across.figures import row_by_layer, token_bars, token_matrix
 from attnviz.lessons.across_common.view import (
-    MAX_LAYERS,
     hide_switch,
     one_token_note,
     rho_text,

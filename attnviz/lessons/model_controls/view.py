@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attnviz.app import controls
+from attnviz.app.layers import MAX_HEADS, MAX_LAYERS
 from attnviz.app.model import MODEL
 from attnviz.app.sentences import DEFAULT_PRESET, MAX_SENTENCE_CHARS, PRESETS, sentence_pair
 from attnviz.app.state import init_state
@@ -28,7 +29,6 @@ STACK_NAMES = {
     "decoder": "model.stack.decoder",
     "cross": "model.stack.cross",
 }
-MAX_LAYERS = 48  # bounds for links; the page clamps to the model's own layer and head counts
 LAST = -1  # the query token: -1 is the last one
 _, _A, _B = PRESETS[DEFAULT_PRESET]
 PRESET = controls.choice_control("preset", "model_preset", DEFAULT_PRESET, tuple(PRESETS))
@@ -38,7 +38,7 @@ TARGET = controls.text_control("target", "model_target", "")
 VIEW = controls.choice_control("view", "model_view", "heads", tuple(VIEWS))
 STACK = controls.choice_control("stack", "model_stack", "encoder", STACKS)
 LAYER = controls.int_control("layer", "model_layer", 0, 0, MAX_LAYERS - 1)
-HEAD = controls.int_control("head", "model_head", 0, 0, 63)
+HEAD = controls.int_control("head", "model_head", 0, 0, MAX_HEADS - 1)
 QUERY = controls.int_control("query", "model_query", LAST, LAST, MAX_TOTAL_TOKENS - 1)
 HIDE = controls.bool_control("hide", "model_hide_specials")
 # Shown only while [CLS] / [SEP] are hidden: then, by default, rows sum to 1 over what is shown.

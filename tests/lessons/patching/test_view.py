@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.app import loading
 from attnviz.app.model import MODEL
-from attnviz.lessons.model import view_controls as model_controls
+from attnviz.lessons.model_controls import view as model_controls
 from attnviz.lessons.patching import view as patch_view
 from attnviz.lessons.patching.compute import EXAMPLES
 from attnviz.transformer import models, patching
