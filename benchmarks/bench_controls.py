@@ -2,22 +2,26 @@
 
 A case is a page, the link it opens with and one of its controls. A round changes that control
 the way a person does (after a button that fills the page, such as Generate, where the page
-draws nothing before it; then a slider's arrow key, an option clicked in a select box, a switch
+draws nothing before it, or the patching page's Run, after which the changed control appears;
+then a slider's arrow key, an option clicked in a select box or among segments, a switch
 clicked, a number or a text typed and Enter pressed) and times, in the page's own clock, from
 that last key press or click to the end of the script run and to the last chart redrawn (the
 page is watched until nothing has changed for `QUIET_MS`). Every round sets a value the session
 has not had yet where the control has more than two (a two-state switch or a two-option select
 comes back to a value it had, so those rounds after the second can be served from the figure
 caches, as a class moving the same switch is; so can the NLI layer's and the √d page's d after
-the sixth, since each opens six steps above its lowest value and moves one step a round).
+the sixth, since each opens six steps above its lowest value and moves one step a round, and
+the patching page's site, three segments, from the fourth).
 
 The bare page is the floor: one Streamlit script with the same kind of control under the same
 key, which for each value draws the figures our page drew for it (taken beforehand from the app
 itself through AppTest, and built into figures once, when the bare page starts), one after
-another at full width, and nothing else. Both run in their own `streamlit run`, started afresh
-for each case with a fresh Chromium, and take turns round by round, so the machine's slow
-spells hit both alike. Medians over the rounds; the
-targets are under 1 s for our page and a ratio of at most 1.5.
+another at full width, and nothing else (a case with `tables` has the page's tables drawn
+too, in the page's order, and a change inside a table counts as a chart redrawn, on both
+pages: the patching page's heads number changes only its table). Both run in their own
+`streamlit run`, started afresh for each case with a fresh Chromium, and take turns round by
+round, so the machine's slow spells hit both alike. Medians over the rounds; the targets are
+under 1 s for our page and a ratio of at most 1.5.
 
 A second floor is the same for every case: a bare page with one slider and one 12 x 12 heatmap
 (`ONE_HEATMAP`, on the bare page's server, taking its turn in every round). A page's repaint
@@ -46,17 +50,22 @@ from streamlit.testing.v1 import AppTest
 
 from attnviz.app.page import APP_ROOT
 from attnviz.lessons.across_rollout.view import ALL_LAYERS
+from attnviz.lessons.patching.compute import SITES
 from attnviz.transformer import models
 from benchmarks.bench_repaint import server
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
-Kind = Literal["slider", "select_slider", "select", "radio", "toggle", "number", "text", "area"]
+Kind = Literal[
+    "slider", "select_slider", "select", "radio", "segmented", "toggle", "number", "text", "area"
+]
 TIMEOUT_MS = 120_000
+SETUP_TIMEOUT_MS = 600_000  # a setup button that runs the model (Run patches every cell)
 QUIET_MS = 700  # no chart changed for this long after the run ended: the repaint is over
 MAX_SECONDS = 1.0
 MAX_RATIO = 1.5
 MAX_ONE_RATIO = 3.0
 APPTEST_TIMEOUT = 180
+SETUP_TIMEOUT = 900  # s, AppTest's run after the setup button (Run: 10-25 s alone, 2 cores)
 RANDOM_64 = "src=random&n=64&m=64&dq=64&dk=64&dv=64&seed=0"
 # Fourteen-odd tokens each, none the page's default: every round reads a sentence anew.
 SENTENCES = (
@@ -87,9 +96,9 @@ class Case:
 
     `values` are what the rounds set, in order: a slider's, a select box's and a number's as
     steps from the opening value (a slider's arrow presses, negative for left; option
-    positions further down the list, round the end; a number plus this), a select slider's
-    (each one option from the last: one arrow press), a radio's, a switch's and a text's as
-    they are."""
+    positions further down the list, round the end, for a select box and segments; a number
+    plus this), a select slider's (each one option from the last: one arrow press), a radio's,
+    a switch's and a text's as they are."""
 
     name: str
     script: str
@@ -100,7 +109,8 @@ class Case:
     values: tuple[Any, ...]
     apply: str | None = None  # a button clicked after the change, the timed action (its key)
     setup: str | None = None  # a button clicked once when the page opens (its key)
-    choices: tuple[Any, ...] = ()  # a select box's values, where it shows them formatted
+    choices: tuple[Any, ...] = ()  # a select box's or segments' values, shown formatted
+    tables: bool = False  # the bare page draws the page's tables too, where the figures are
     # Seconds: a change that runs the model has the issue's own target instead of the repaint's
     # (under MAX_SECONDS and MAX_RATIO x the bare page).
     limit: float | None = None
@@ -169,6 +179,14 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
         Case("Across saliency, SmolLM2", "pages/10_Across_layers.py", "Across_layers",
              f"model={models.SMOLLM2}&view=saliency", "across_sentence_a", "area",
              tuple(SENTENCES[s % len(SENTENCES)] for s in steps), limit=5.0),
+        # Issue 41: after Run (the default IOI example), controls that change no grid. Three
+        # sites: from the fourth round each comes back to a site the session has shown.
+        Case("Activation patching site, SmolLM2", "pages/12_Activation_patching.py",
+             "Activation_patching", f"model={models.SMOLLM2}", "patching_site", "segmented",
+             steps, setup="patching_go", choices=SITES, tables=True),
+        Case("Activation patching table, SmolLM2", "pages/12_Activation_patching.py",
+             "Activation_patching", f"model={models.SMOLLM2}", "patching_top", "number", steps,
+             setup="patching_go", tables=True),  # "Heads in the table": the rows it lists
     )  # fmt: skip
 
 
@@ -177,8 +195,9 @@ def all_cases(rounds: int) -> tuple[Case, ...]:
 
 def _widget(at: AppTest, case: Case) -> Any:
     finder = {"slider": at.slider, "select_slider": at.select_slider, "select": at.selectbox,
-              "radio": at.radio, "toggle": at.toggle, "number": at.number_input,
-              "text": at.text_input, "area": at.text_area}  # fmt: skip
+              "radio": at.radio, "segmented": at.segmented_control, "toggle": at.toggle,
+              "number": at.number_input, "text": at.text_input,
+              "area": at.text_area}  # fmt: skip
     return finder[case.kind](key=case.key)
 
 
@@ -203,21 +222,37 @@ def frames_of(case: Case) -> Frames:
         at.run()
     if case.setup:
         at.button(key=case.setup).click()
-        at.run()
+        at.run(timeout=SETUP_TIMEOUT)
 
     def specs() -> list[str]:
+        """The figures' JSON specs, and where `case.tables` the tables' (as {"table": ...}),
+        in the page's order."""
         if at.exception:
             raise RuntimeError(f"{case.name}: {[e.value for e in at.exception]}")
-        return [chart.proto.spec for chart in at.get("plotly_chart")]
+        if not case.tables:
+            return [chart.proto.spec for chart in at.get("plotly_chart")]
+        found: list[str] = []
+        for node in at.main:
+            shown: Any = node
+            if node.type == "plotly_chart":
+                found.append(shown.proto.spec)
+            elif node.type == "dataframe":
+                found.append(json.dumps({"table": shown.value.to_json(orient="split")}))
+        return found
 
     widget = _widget(at, case)
     control: dict[str, Any] = {"kind": case.kind, "key": case.key, "label": widget.label}
     options = [str(o) for o in getattr(widget, "options", [])]
-    start = widget.index if case.kind in ("select", "radio") else widget.value
+    if case.kind in ("select", "radio"):
+        start = widget.index
+    elif case.kind == "segmented":
+        start = widget.indices[0]
+    else:
+        start = widget.value
     if case.kind in ("slider", "select_slider"):
         control["steps"] = len(case.values) + 1
         opening: Any = 0
-    elif case.kind in ("select", "radio"):
+    elif case.kind in ("select", "radio", "segmented"):
         control["options"] = options
         opening = options[start]
     else:
@@ -251,6 +286,10 @@ def frames_of(case: Case) -> Frames:
         elif case.kind == "radio":
             widget.set_value(value)
             state = target = options[widget.index]
+        elif case.kind == "segmented":  # the values themselves: AppTest formats them
+            index = (start + value) % len(options)
+            widget.set_value(case.choices[index])
+            state = target = options[index]
         elif case.kind == "number":
             state = target = start + value
             widget.set_value(state)
@@ -272,10 +311,12 @@ def frames_of(case: Case) -> Frames:
 # --- the bare page --------------------------------------------------------------------------
 
 BARE_PAGE = """
+import io
 import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -288,9 +329,16 @@ if "one" in st.query_params:  # ONE_HEATMAP: one slider, one 12 x 12 heatmap wit
 case = json.loads(Path(st.query_params["case"]).read_text())
 
 
+def built(spec):
+    data = json.loads(spec)
+    if "table" in data:  # a table the page draws (a case's `tables`)
+        return pd.read_json(io.StringIO(data["table"]), orient="split", dtype=False)
+    return go.Figure(data)
+
+
 @st.cache_resource
 def figures(path):
-    return {state: [go.Figure(json.loads(spec)) for spec in specs]
+    return {state: [built(spec) for spec in specs]
             for state, specs in json.loads(Path(path).read_text())["frames"].items()}
 
 
@@ -307,6 +355,9 @@ with st.sidebar:
     elif kind == "radio":
         value = st.radio(label, control["options"], index=control["options"].index(
             json.loads(case["opening"])), horizontal=True, key=key)
+    elif kind == "segmented":
+        value = st.segmented_control(label, control["options"],
+                                     default=json.loads(case["opening"]), required=True, key=key)
     elif kind == "toggle":
         value = st.toggle(label, json.loads(case["opening"]), key=key)
     elif kind == "number":
@@ -316,7 +367,10 @@ with st.sidebar:
     else:
         value = st.text_area(label, json.loads(case["opening"]), height=90, key=key)
 for i, fig in enumerate(figures(st.query_params["case"])[json.dumps(value)]):
-    st.plotly_chart(fig, theme=None, key=f"fig{i}")
+    if isinstance(fig, pd.DataFrame):
+        st.dataframe(fig, hide_index=True, key=f"table{i}")
+    else:
+        st.plotly_chart(fig, theme=None, key=f"fig{i}")
 """
 
 
@@ -352,6 +406,15 @@ WATCH = """() => {
   };
   requestAnimationFrame(look);
 }"""
+# A case with `tables`: any change inside a table (glide's cells) counts as a chart redrawn.
+WATCH_TABLES = """() => {
+  const table = node => (node.nodeType === 1 ? node : node.parentElement)
+    ?.closest('[data-testid="stDataFrame"]');
+  new MutationObserver(records => {
+    if (records.some(record => table(record.target))) window.__chartAt = performance.now();
+  }).observe(document.querySelector('[data-testid="stApp"]'),
+             {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
 IDLE = """() => document.querySelector('[data-testid="stApp"]')
   ?.getAttribute('data-test-script-state') === 'notRunning'
   && document.querySelectorAll('.js-plotly-plot').length > 0"""
@@ -368,15 +431,23 @@ STOPPED = """() => document.querySelector('[data-testid="stApp"]')
   ?.getAttribute('data-test-script-state') === 'notRunning'"""
 
 
-def open_case(page: Page, url: str, setup: str | None = None) -> None:
+def open_case(
+    page: Page, url: str, setup: str | None = None, control: str = "", tables: bool = False
+) -> None:
+    """Open `url`; with `setup`, press that button and wait for the `control` (by key) it
+    brings: a page may draw a chart before the button (the patching page's tokens). With
+    `tables`, a table's change counts as a chart's."""
     page.goto(url)
     if setup:
         page.wait_for_function(STOPPED, timeout=TIMEOUT_MS)
         page.wait_for_timeout(500)
         page.locator(f".st-key-{setup} button").click()
-    page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
+        page.locator(f".st-key-{control}").first.wait_for(timeout=SETUP_TIMEOUT_MS)
+    page.wait_for_function(IDLE, timeout=SETUP_TIMEOUT_MS if setup else TIMEOUT_MS)
     page.wait_for_timeout(1500)  # pictures and late layouts
     page.evaluate(WATCH)
+    if tables:
+        page.evaluate(WATCH_TABLES)
 
 
 def act(page: Page, case: Case, target: Any, bare: bool) -> Callable[[], None]:
@@ -399,7 +470,7 @@ def act(page: Page, case: Case, target: Any, bare: bool) -> Callable[[], None]:
         option.click()
         page.wait_for_function(SETTLED, arg=[runs, QUIET_MS], polling=50, timeout=TIMEOUT_MS)
         return page.locator(f".st-key-{case.apply} button").click
-    if case.kind == "radio":
+    if case.kind in ("radio", "segmented"):
         return box.get_by_text(str(target), exact=True).click
     if case.kind == "toggle":
         return box.locator("label").first.click
@@ -433,10 +504,11 @@ def measure(
     )
     pages = {}
     try:
-        for name, _, url in opened:
+        for name, driven, url in opened:
             page = browser.new_context(viewport={"width": 1400, "height": 1500}).new_page()
             pages[name] = page
-            open_case(page, url, case.setup if name == "ours" else None)
+            setup = case.setup if name == "ours" else None
+            open_case(page, url, setup, case.key, driven.tables)
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
         for i, target in enumerate(frames.targets):
             for name, driven, _ in opened:
@@ -461,7 +533,7 @@ def main() -> None:
     args = parser.parse_args()
     only = (args.only or "").lower()
     cases = [case for case in all_cases(args.rounds) if only in case.name.lower()]
-    rows: list[tuple[str, float, float, float, float]] = []
+    rows: list[tuple[Case, float, float, float, float]] = []
     failed: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         folder = Path(tmp)

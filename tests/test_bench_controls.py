@@ -18,6 +18,6 @@ def test_every_case_changes_a_control_the_page_has_and_its_figures(case):
     assert opening and len(changed) == len(opening)
     assert changed != opening, "the change reached a figure"
     for spec in changed:
-        assert "layout" in json.loads(spec)
-    if case.kind in ("select", "radio"):
+        assert "layout" in json.loads(spec) or (case.tables and "table" in json.loads(spec))
+    if case.kind in ("select", "radio", "segmented"):
         assert frames.targets[0] in frames.control["options"]
