@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 SEEN_SUFFIX = ".seen"  # state key suffix: the cells a panels chart's last event held
+CHOSEN_SUFFIX = ".chosen"  # and the values its last click wrote, by state key
 
 
 def _field(container: object, name: str) -> Any:
@@ -90,19 +91,24 @@ def store_panel_click(
 ) -> None:
     """A `panels` figure's on_select callback: the clicked cell of panel p into the two state
     keys `keys[p]`, its row and its column (None: that panel's clicks, or their column, are not
-    kept). Of several selected cells, the one the last event did not hold is the new click; an
-    event with no new cell (a kept point clicked off) leaves the state as it was."""
+    kept). Of several selected cells, the one the last event did not hold is the new click.
+
+    An event with no new cell (a kept point clicked off, or Plotly clearing its selection as the
+    page redraws) writes the last click's values again: it can reach the server with the other
+    widgets' values from before the click's own rerun reached the browser (a select box still
+    on the old query), which would undo the click."""
     picked = selected_panel_cells(st.session_state.get(chart_key), cells)
-    seen_key = f"{chart_key}{SEEN_SUFFIX}"
+    seen_key, chosen_key = f"{chart_key}{SEEN_SUFFIX}", f"{chart_key}{CHOSEN_SUFFIX}"
     seen = st.session_state.get(seen_key, [])
     st.session_state[seen_key] = picked
     new = [cell for cell in picked if cell not in seen]
-    if not new:
-        return
-    panel, row, column = new[0]
-    kept = keys[panel]
-    if kept is None:
-        return
-    st.session_state[kept[0]] = row
-    if kept[1] is not None:
-        st.session_state[kept[1]] = column
+    chosen: dict[str, int] = dict(st.session_state.get(chosen_key, {}))
+    if new:
+        panel, row, column = new[0]
+        kept = keys[panel]
+        if kept is None:
+            return
+        chosen = {kept[0]: row} if kept[1] is None else {kept[0]: row, kept[1]: column}
+        st.session_state[chosen_key] = chosen
+    for key, value in chosen.items():
+        st.session_state[key] = value

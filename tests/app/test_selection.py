@@ -79,6 +79,24 @@ def test_a_click_on_a_second_panel_wins_over_the_first_panels_kept_point(cells, 
     assert (state["a_row"], state["a_col"]) == (2, 0)
 
 
+def test_a_cleared_selection_puts_back_what_a_stale_widget_undid(cells, monkeypatch):
+    """Plotly can clear a chart's selection as the page redraws after a click; that event can
+    carry a select box's value from before the click's rerun reached the browser, and Streamlit
+    writes it into the state first. The click's own values are written again (seen in Chromium:
+    the Additive page's features went back to the first panel's query)."""
+    state: dict = {"chart": _click(cells[0], 2, 1)}
+    monkeypatch.setattr(st, "session_state", state)
+    keys = [("a_row", None), None, ("a_row", None)]
+    selection.store_panel_click("chart", cells, keys)
+    state["chart"]["selection"]["points"].append({"curve_number": cells[2], "x": 3, "y": 0})
+    selection.store_panel_click("chart", cells, keys)
+    assert state["a_row"] == 0
+    state["a_row"] = 1  # the select box's stale value, applied before the callback
+    state["chart"]["selection"]["points"].clear()
+    selection.store_panel_click("chart", cells, keys)
+    assert state["a_row"] == 0
+
+
 def test_a_kept_point_clicked_off_leaves_the_choice_as_it_was(cells, monkeypatch):
     """Clicking a kept point again deselects it: the event holds only the other panel's point,
     which is not new, so nothing changes (the first panel's cell was taken before)."""
