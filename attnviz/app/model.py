@@ -5,11 +5,12 @@ resolved through attnviz.transformer.models so that nothing outside its roots is
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from attnviz.app import controls, loading
+from attnviz.app import controls, links, loading
 from attnviz.app.feedback import markdown_literal, show_error
 from attnviz.app.state import init_state
 from attnviz.errors import InputError
@@ -197,6 +198,22 @@ def offer_smollm2(message: str, key: str) -> None:
     and a button (state key `key`) that picks the shipped SmolLM2 instead."""
     st.info(message)
     st.button(t("model.use_smollm2"), key=key, on_click=_use_smollm2, icon=":material/swap_horiz:")
+
+
+def decoder_page(link: Sequence[controls.Control], page: str, needs: str) -> Encoder | None:
+    """The top of a page that needs a causal language model: its link read (every setting at
+    its default first) and written back, and the picked model; None when it is not a decoder,
+    after saying why (the catalogue key `needs`, with {name}) and offering SmolLM2."""
+    links.restore_link(link, page=page)
+    for control in link:
+        init_state(control.key, control.default)
+    model = pick_decoder()
+    links.publish_link(link)
+    if model is not None and model.kind == "decoder":
+        return model
+    name = "all-MiniLM-L6-v2" if model is None else model.name
+    offer_smollm2(t(needs, name=name), key=f"{page}_use_smollm2")
+    return None
 
 
 def load_picked(name: str) -> Encoder:

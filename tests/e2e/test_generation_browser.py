@@ -31,13 +31,19 @@ DREW_ROW_XY = (
 )
 
 
-def test_generate_32_tokens_and_step_through_them(app_url, page):
+def generate(page, url: str, count: int) -> None:
+    """The Generation page on SmolLM2 at `url`, Generate pressed, until its `count` new tokens
+    are written and the run is over."""
     page.set_viewport_size({"width": 1400, "height": 2400})
-    page.goto(f"{app_url}/Generation?model=smollm2")
+    page.goto(url)
     page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
     page.get_by_role("button", name="Generate").click()
-    page.get_by_text("New tokens: 32", exact=False).wait_for(timeout=240_000)
+    page.get_by_text(f"New tokens: {count}", exact=False).wait_for(timeout=240_000)
     wait_idle(page)
+
+
+def test_generate_32_tokens_and_step_through_them(app_url, page):
+    generate(page, f"{app_url}/Generation?model=smollm2", 32)
     wait_until(page, f"() => ({TITLES})().includes('{GRID_TITLE.format(step=1)}')", 60_000)
     assert no_exception(page)
     slider = page.locator('.st-key-generation_step [data-testid="stSlider"] input').first
@@ -90,12 +96,7 @@ def test_stop_keeps_the_tokens_so_far_and_the_lens_opens(app_url, page):
 
 
 def test_a_click_on_a_row_of_what_each_token_drew_on_moves_the_step(app_url, page):
-    page.set_viewport_size({"width": 1400, "height": 2400})
-    page.goto(f"{app_url}/Generation?model=smollm2&new=6")
-    page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
-    page.get_by_role("button", name="Generate").click()
-    page.get_by_text("New tokens: 6", exact=False).wait_for(timeout=240_000)
-    wait_idle(page)
+    generate(page, f"{app_url}/Generation?model=smollm2&new=6", 6)
     page.get_by_text(EN["generation.drew"], exact=True).click()
     chart = page.locator(".st-key-generation_drew_chart .js-plotly-plot").first
     chart.wait_for(timeout=120_000)

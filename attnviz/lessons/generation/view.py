@@ -14,10 +14,9 @@ import streamlit as st
 
 from attnviz.app import cache, controls, links
 from attnviz.app.feedback import ProgressBar, markdown_literal, progress_text, show_error
-from attnviz.app.model import MODEL, offer_smollm2, pick_decoder
+from attnviz.app.model import MODEL, decoder_page
 from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click, store_panel_click
-from attnviz.app.state import init_state
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.model import next_token_bars
 from attnviz.figures.panels import panel_cells
@@ -347,14 +346,8 @@ def _clamped(key: str, count: int) -> int:
 
 
 def show() -> None:
-    links.restore_link(LINK, page="generation")
-    for control in LINK:
-        init_state(control.key, control.default)
-    model = pick_decoder()
-    links.publish_link(LINK)
-    if model is None or model.kind != "decoder":
-        name = "all-MiniLM-L6-v2" if model is None else model.name
-        offer_smollm2(t("generation.needs_decoder", name=name), key="generation_use_smollm2")
+    model = decoder_page(LINK, "generation", "generation.needs_decoder")
+    if model is None:
         return
     with st.sidebar:
         st.selectbox(t("model.layer"), range(model.num_layers), key=LAYER.key)

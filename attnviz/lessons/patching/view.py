@@ -14,10 +14,9 @@ import streamlit as st
 from attnviz.app import controls, links
 from attnviz.app.cache import Kept
 from attnviz.app.feedback import markdown_literal, progress_text, show_error
-from attnviz.app.model import MODEL, offer_smollm2, pick_decoder
+from attnviz.app.model import MODEL, decoder_page
 from attnviz.app.plot import csv_downloads, plot, table
 from attnviz.app.selection import selected_cell, store_click
-from attnviz.app.state import init_state
 from attnviz.app.turns import Turns
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.patching.compute import (
@@ -228,14 +227,8 @@ def show_result(model: Encoder, example: Example, patched: Patched) -> None:
 
 
 def show() -> None:
-    links.restore_link(LINK, page="patching")
-    for control in LINK:
-        init_state(control.key, control.default)
-    model = pick_decoder()
-    links.publish_link(LINK)
-    if model is None or model.kind != "decoder":
-        name = "all-MiniLM-L6-v2" if model is None else model.name
-        offer_smollm2(t("patching.needs_decoder", name=name), key="patching_use_smollm2")
+    model = decoder_page(LINK, "patching", "patching.needs_decoder")
+    if model is None:
         return
     example = inputs()
     show_tokens(model, example)
