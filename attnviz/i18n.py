@@ -97,3 +97,14 @@ def catalogue() -> Catalogue:
 def t(key: str, **values: object) -> str:
     """The string for `key` in the current language, formatted with `values`; English if missing."""
     return Catalogue(_language.get())(key, **values)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A name inside a message (which prompt was empty), as a value of `t` or an InputError:
+    formatted, it reads `key` in the language of the message, when the message is rendered."""
+
+    key: str
+
+    def __str__(self) -> str:
+        return t(self.key)

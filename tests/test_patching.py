@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from attnviz.errors import InputError
+from attnviz.i18n import set_language
 from attnviz.transformer import patching
 from attnviz.transformer.encoder import Encoder
 from tests import families
@@ -237,6 +238,15 @@ def test_refusals(smol: Encoder, encoder: Encoder) -> None:
     assert refused.value.key == "patching_needs_decoder"
     with pytest.raises(InputError, match="one of them is empty"):
         patching.head_patching(smol, CLEAN, CORRUPTED, answer="", wrong=" John")
+    # A prompt that reads as no token is named in the language the message is read in.
+    with pytest.raises(InputError) as empty:
+        patching.head_patching(smol, CLEAN, "", **IOI)
+    assert str(empty.value).startswith("The corrupted prompt has no characters the tokenizer")
+    set_language("ko")
+    try:
+        assert str(empty.value).startswith("손상된 프롬프트에 토크나이저가 읽는 문자가 없습니다")
+    finally:
+        set_language("en")
 
 
 @pytest.mark.parametrize("size", [0, -3, 2.5, "4", True])

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.i18n import Term
 
 if TYPE_CHECKING:
     from attnviz.transformer.encoder import Encoder
@@ -148,7 +149,10 @@ def _check_settings(
         raise ValueError(f"top_k must be at least 1 or None, got {top_k}")
 
 
-def prompt_ids(encoder: Encoder, prompt: str, which: str = "prompt") -> list[int]:
+PROMPT = Term("parse.which.prompt")  # what a message calls the prompt
+
+
+def prompt_ids(encoder: Encoder, prompt: str, which: Term = PROMPT) -> list[int]:
     """The prompt's ids as the tokenizer gives them (its specials too); InputError for a prompt
     that reads as no token (named `which` in the message) or as more than MAX_PROMPT_TOKENS."""
     with encoder.tokenizer_lock:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from attnviz.errors import InputError
+from attnviz.i18n import Term
 from attnviz.transformer.generation import prompt_ids
 from attnviz.transformer.hooks import mine
 from attnviz.transformer.interventions import projections
@@ -215,8 +216,8 @@ def _setup(encoder: Encoder, clean: str, corrupted: str, answer: str, wrong: str
     parts = _parts(encoder)
     answer_id = _one_token(encoder, answer)
     wrong_id = _one_token(encoder, wrong)
-    clean_ids = prompt_ids(encoder, clean, "The clean prompt")
-    corrupted_ids = prompt_ids(encoder, corrupted, "The corrupted prompt")
+    clean_ids = prompt_ids(encoder, clean, Term("parse.which.clean"))
+    corrupted_ids = prompt_ids(encoder, corrupted, Term("parse.which.corrupted"))
     first = _first_difference(clean_ids, corrupted_ids)
     if len(clean_ids) != len(corrupted_ids):
         raise InputError(
