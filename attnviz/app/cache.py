@@ -15,9 +15,12 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import streamlit as st
+
+if TYPE_CHECKING:
+    from attnviz.app.turns import Turns
 
 T = TypeVar("T")
 
@@ -50,6 +53,14 @@ class Kept:
         with self._lock:
             return key in self._items
 
+    def find(self, key: Hashable) -> Any | None:
+        """The result kept under `key`, or None: nothing is computed or kept."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        return None
+
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         """The result kept under `key`, or `compute()` kept under it."""
         with self._lock:
@@ -62,3 +73,15 @@ class Kept:
             while len(self._items) > self._entries:
                 self._items.popitem(last=False)
         return value
+
+    def in_turn(
+        self,
+        key: Hashable,
+        compute: Callable[[], T],
+        turns: Turns,
+        waiting: Callable[[int], None] | None = None,
+    ) -> T:
+        """The result kept under `key`, or `compute()` run in its turn of `turns` (one job at
+        a time, `waiting(jobs ahead)` meanwhile) and kept. Looked up again when the turn
+        comes: a session ahead in the queue may have computed the same key."""
+        return self.get(key, lambda: turns.take(lambda: self.get(key, compute), waiting))

@@ -58,10 +58,9 @@ def scored(classifier: Classifier, model: str, scoring: batch.ScoringFile) -> to
         slot.progress(done / total, text=text)
 
     def score() -> torch.Tensor:
-        return kept.get((model, scoring.sha256), lambda: classifier.predict(
-            scoring.pairs, progress=progress))  # fmt: skip
+        return classifier.predict(scoring.pairs, progress=progress)
 
-    found = kept.get((model, scoring.sha256), lambda: turns.take(score, waiting))
+    found = kept.in_turn((model, scoring.sha256), score, turns, waiting)
     slot.empty()
     return found
 
