@@ -103,6 +103,12 @@ EN: dict[str, str] = {
         "share one scale from -1 to 1."
     ),
     "generation.drew_computing": "Attributing {count} new tokens:",
+    "generation.drew_waiting": (
+        "Another session's attribution runs first ({ahead} ahead of this one)."
+    ),
+    "generation.drew_stopped": (
+        "Stopped: nothing was kept. Switch **What each new token drew on** on again to start over."
+    ),
     "generation.drew_title": "{method} of each new token's log-probability",
     "generation.drew_title_normalised": "{method}, each row divided by its largest size",
     "generation.drew_attention_title": "Layer {layer}, head {head}: the row that predicted each token",
@@ -208,6 +214,11 @@ KO: dict[str, str] = {
         "한 척도를 쓰게 합니다."
     ),
     "generation.drew_computing": "새 토큰 {count}개의 기여도 계산 중:",
+    "generation.drew_waiting": "다른 세션의 기여도 계산이 먼저 돕니다(이 세션 앞에 {ahead}개).",
+    "generation.drew_stopped": (
+        "멈췄습니다. 아무것도 남기지 않았습니다. 다시 하려면 **새 토큰마다 무엇에 기댔나**를 "
+        "다시 켜세요."
+    ),
     "generation.drew_title": "새 토큰마다 로그 확률의 {method}",
     "generation.drew_title_normalised": "{method}, 행마다 크기가 가장 큰 값으로 나눔",
     "generation.drew_attention_title": "{layer}층, {head}번 헤드: 토큰마다 그것을 예측한 행",

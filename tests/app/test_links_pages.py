@@ -376,7 +376,7 @@ CHANGED_LINKS: dict[str, dict[str, str]] = {
     GENERATION: {
         "model": "smollm2", "prompt": "A cat sleeps.", "chat": "1", "new": "4",
         "decoding": "sample", "T": "1.5", "k": "5", "seed": "3", "step": "2", "layer": "2",
-        "head": "3",
+        "head": "3", "drew": "1", "method": "integrated_gradients", "normalise": "1",
     },
     PATCHING: {
         "model": "smollm2", "example": "paris", "clean": "The Eiffel Tower is in",

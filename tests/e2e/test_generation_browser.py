@@ -1,7 +1,8 @@
 """The generation page in a real Chromium: SmolLM2 writes 32 tokens, the step slider walks
 through them (the row, the top tokens and every head's row redrawn), a click on a head's row
 enlarges that head, and the README's screenshot is taken; a click on a row of "what each new
-token drew on" moves the step slider to that token (its screenshot taken)."""
+token drew on" moves the step slider to that token (its screenshot taken); Stop while it is
+attributed switches that view off."""
 
 from __future__ import annotations
 
@@ -112,3 +113,31 @@ def test_a_click_on_a_row_of_what_each_token_drew_on_moves_the_step(app_url, pag
     assert no_exception(page)
     page.mouse.move(5, 5)
     chart.screenshot(path=str(SCREENSHOTS / "generation_drew.png"))
+
+
+def test_stop_while_attributing_switches_the_view_off_and_keeps_nothing(app_url, page):
+    """Integrated gradients of 6 new tokens (about 4 s each on SmolLM2): Stop, pressed while
+    the bar runs, ends the run and switches the view off with a word on what happened, said
+    once; the generated text stays."""
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.goto(f"{app_url}/Generation?model=smollm2&new=6&drew=1&method=integrated_gradients")
+    page.get_by_text("Press Generate", exact=False).wait_for(timeout=120_000)
+    page.get_by_role("button", name="Generate").click()
+    computing = EN["generation.drew_computing"].format(count=6)
+    page.get_by_text(computing, exact=False).first.wait_for(timeout=240_000)
+    stop = page.locator(".st-key-generation_drew_stop button")
+    stop.click()
+    page.get_by_text("Stopped: nothing was kept", exact=False).wait_for(timeout=60_000)
+    wait_idle(page)
+    assert no_exception(page)
+    switch = page.locator(".st-key-generation_drew input").first
+    assert not switch.is_checked()
+    assert page.locator(".st-key-generation_drew_chart").count() == 0
+    assert page.get_by_text("New tokens: 6", exact=False).is_visible()  # the text is kept
+    # The next rerun (a step moved) says nothing more, and the switch stays off.
+    slider = page.locator('.st-key-generation_step [data-testid="stSlider"] input').first
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    assert not page.get_by_text("Stopped: nothing was kept", exact=False).is_visible()
+    assert not switch.is_checked() and no_exception(page)

@@ -2,7 +2,8 @@
 progress bar), then a step slider: the new token and the 10 most probable at that step, the
 attention row that predicted it in every layer and head (thumbnails, one enlarged), and the
 key/value cache growing by one row a step; on a switch, what each new token drew on (its
-attribution over the tokens before it) beside the chosen head's rows."""
+attribution over the tokens before it, one at a time per server, with a Stop button) beside the
+chosen head's rows."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from attnviz.app.feedback import ProgressBar, markdown_literal, progress_text, s
 from attnviz.app.model import MODEL, decoder_page
 from attnviz.app.plot import plot
 from attnviz.app.selection import selected_head, store_click, store_panel_click
+from attnviz.app.turns import Turns
 from attnviz.figures.heatmap import heatmap
 from attnviz.figures.model import next_token_bars
 from attnviz.figures.panels import panel_cells
@@ -54,9 +56,6 @@ SEED = controls.seed_control("seed", "generation_seed")
 STEP = controls.int_control("step", "generation_step", 1, 1, MAX_NEW_TOKENS)
 LAYER = controls.int_control("layer", "generation_layer", 0, 0, 63)
 HEAD = controls.int_control("head", "generation_head", 0, 0, 63)
-LINK: tuple[controls.Control, ...] = (
-    MODEL, PROMPT, CHAT, NEW, DECODING, TEMPERATURE, TOP_K, SEED, STEP, LAYER, HEAD,
-)  # fmt: skip
 RESULT = "generation_result"  # (settings, Generation) of the last run in this session
 GRID = "generation_grid"
 HEADS_GRID = "generation_heads"
@@ -77,6 +76,14 @@ METHODS = {
 DREW_CHART = "generation_drew_chart"
 DREW_ROW = "generation_drew_row"  # the row a click on the chart picked: the next run's step
 KEPT = cache.Kept()  # attributions, computed under a progress bar, shared by every session
+# One attribution at a time per server: integrated gradients hold the cores for minutes, and
+# a class switching the view on at once would add up its memory.
+TURNS = Turns()
+DREW_STOPPED = "generation_drew_stopped"  # Stop pressed while attributing: the switch went off
+LINK: tuple[controls.Control, ...] = (
+    MODEL, PROMPT, CHAT, NEW, DECODING, TEMPERATURE, TOP_K, SEED, STEP, LAYER, HEAD, DREW,
+    METHOD, NORMALISE,
+)  # fmt: skip
 
 
 def _request() -> None:
@@ -86,6 +93,13 @@ def _request() -> None:
 
 def _stop() -> None:
     st.session_state[HALTED] = True
+
+
+def _stop_drew() -> None:
+    """Stop while attributing: the view switched off, which keeps the page from starting the
+    same attribution again on the rerun the click makes."""
+    st.session_state[DREW.key] = False
+    st.session_state[DREW_STOPPED] = True
 
 
 def settings(model: Encoder) -> tuple[str, int, float, int | None, int]:
@@ -224,20 +238,32 @@ def show_result(model: Encoder, made: Generation) -> None:
 
 def attribution(model: Encoder, made: Generation, method: str) -> np.ndarray:
     """The kept generation's attribution matrix (the ids as they stand, a Stop included), kept
-    per model, ids and method; computed under a progress bar."""
+    per model, ids and method for every session. Computed after the attributions ahead of it,
+    under a progress bar with a Stop button (which switches the view off and keeps nothing)."""
+    key = (str(model.path), tuple(made.prompt_ids), tuple(made.ids), method)
+    stop, slot = st.empty(), st.empty()
+    if key not in KEPT:
+        stop.button(
+            t("generation.stop"), key="generation_drew_stop", icon=":material/stop:",
+            on_click=_stop_drew,
+        )  # fmt: skip
+
+    def waiting(ahead: int) -> None:
+        slot.info(t("generation.drew_waiting", ahead=ahead))
 
     def compute() -> np.ndarray:
-        bar = ProgressBar(t("generation.drew_computing", count=len(made.ids)))
-        try:
-            return attribution_matrix(
-                model, [*made.prompt_ids, *made.ids], len(made.prompt_ids), method=method,
-                progress=lambda done, count: bar(done / count),
-            )  # fmt: skip
-        finally:
-            bar.empty()
+        with slot:
+            bar = ProgressBar(t("generation.drew_computing", count=len(made.ids)))
+        return attribution_matrix(
+            model, [*made.prompt_ids, *made.ids], len(made.prompt_ids), method=method,
+            progress=lambda done, count: bar(done / count),
+        )  # fmt: skip
 
-    key = (str(model.path), tuple(made.prompt_ids), tuple(made.ids), method)
-    return KEPT.get(key, compute)
+    try:
+        return KEPT.in_turn(key, compute, TURNS, waiting)
+    finally:
+        slot.empty()
+        stop.empty()
 
 
 def show_drew_on(
@@ -246,6 +272,8 @@ def show_drew_on(
     """What each new token drew on beside the chosen head's rows, when switched on; a click on
     a row moves the step slider there (in the next run, before the slider is drawn)."""
     if not controls.toggle(DREW, t("generation.drew"), help=t("generation.drew.help")):
+        if st.session_state.pop(DREW_STOPPED, False):
+            st.info(t("generation.drew_stopped"))
         return
     st.markdown(t("generation.drew_explain"))
     left, right = st.columns(2)
