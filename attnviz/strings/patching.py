@@ -56,6 +56,11 @@ EN: dict[str, str] = {
     "patching.running": "Patching {what}",
     "patching.waiting": "Another session's patching runs first ({ahead} ahead of this one).",
     "patching.press": "Press **Run** to patch every head, layer and position.",
+    "patching.partial": (
+        "Stopped after {done} of {count} grids: the finished ones are below. Press **Run** to "
+        "compute them all."
+    ),
+    "patching.not_finished": "Not finished before Stop: {what}. Press **Run** to compute it.",
     "patching.stopped": "Stopped before the grids were done: press **Run** to start again.",
     "patching.older": (
         "These grids are for the prompts and answers of the last run; press **Run** for the new "
@@ -137,6 +142,11 @@ KO: dict[str, str] = {
     "patching.running": "패칭 중: {what}",
     "patching.waiting": "다른 세션의 패칭이 먼저 돕니다(이 세션 앞에 {ahead}개).",
     "patching.press": "**실행**을 누르면 모든 헤드, 층, 위치를 패칭합니다.",
+    "patching.partial": (
+        "격자 {count}개 중 {done}개를 끝내고 멈췄습니다. 끝난 격자만 아래에 보입니다. 모두 "
+        "계산하려면 **실행**을 누르세요."
+    ),
+    "patching.not_finished": "멈추기 전에 끝나지 않았습니다: {what}. 계산하려면 **실행**을 누르세요.",
     "patching.stopped": "격자가 끝나기 전에 멈췄습니다. 다시 하려면 **실행**을 누르세요.",
     "patching.older": (
         "이 격자는 마지막 실행의 프롬프트와 답에 대한 것입니다. 새 입력으로 보려면 **실행**을 "

@@ -41,12 +41,17 @@ GRIDS = ("head", *SITES)  # the order a run computes them in
 
 @dataclass(frozen=True)
 class Patched:
-    """One run: both logit differences, the (L, H) heads grid and each (L, T) site grid."""
+    """One run: both logit differences, the (L, H) heads grid and each (L, T) site grid (a run
+    that Stop cut short: the site grids finished before it)."""
 
     ld_clean: float
     ld_corrupted: float
     heads: torch.Tensor  # (L, H)
     sites: dict[str, torch.Tensor]  # SITES -> (L, T)
+
+    @property
+    def complete(self) -> bool:
+        return set(self.sites) == set(SITES)
 
 
 GRID_FUNCTIONS: dict[str, str] = {
@@ -63,9 +68,11 @@ def patch_all(
     *,
     progress: Callable[[str, float], None],
     stop: Callable[[], bool],
+    finished: Callable[[Patched], None] | None = None,
 ) -> Patched | None:
-    """Every grid of `example` on `encoder`: `progress(grid, share of the whole run)`; None
-    when `stop()` ended it early (no partial grid is kept). InputError as the backend gives."""
+    """Every grid of `example` on `encoder`: `progress(grid, share of the whole run)`, and
+    `finished(the run so far)` after each grid from the heads' on; None when `stop()` ended it
+    early (a grid it cut short is not kept). InputError as the backend gives."""
     ld_clean, ld_corrupted = patching.logit_differences(
         encoder, example.clean, example.corrupted, answer=example.answer, wrong=example.wrong
     )
@@ -79,8 +86,14 @@ def patch_all(
         if stop() or bool(torch.isnan(grid).any()):
             return None
         grids[kind] = grid
-    heads = grids.pop("head")
-    return Patched(ld_clean, ld_corrupted, heads, grids)
+        if finished is not None:
+            finished(_patched(ld_clean, ld_corrupted, grids))
+    return _patched(ld_clean, ld_corrupted, grids)
+
+
+def _patched(ld_clean: float, ld_corrupted: float, grids: dict[str, torch.Tensor]) -> Patched:
+    sites = {kind: grid for kind, grid in grids.items() if kind != "head"}
+    return Patched(ld_clean, ld_corrupted, grids["head"], sites)
 
 
 def differing(clean: Sequence[int], corrupted: Sequence[int]) -> list[int]:

@@ -21,6 +21,7 @@ from attnviz.app.turns import Turns
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.patching.compute import (
     EXAMPLES,
+    GRIDS,
     SITES,
     Example,
     Patched,
@@ -62,13 +63,14 @@ HEADS_GRID = "patching_heads"
 SITE_GRID = "patching_site_grid"
 CLICKED = ("patching_clicked_layer", "patching_clicked_head")  # a head clicked, to open
 RESULT = "patching_result"  # (model path, Example) of this session's last finished run
+PARTIAL = "patching_partial"  # ((model path, Example), Patched) of a run Stop cut short
 GO = "patching_go"
 REQUEST = "patching_request"  # Run pressed, not yet started
 HALTED = "patching_halted"  # Stop pressed: the running patching keeps nothing
 
 
 class Stopped(Exception):
-    """Stop was pressed: the run ends and nothing is kept."""
+    """Stop was pressed: the run ends; this session keeps the grids it finished."""
 
 
 @st.cache_resource(show_spinner=False)
@@ -139,8 +141,9 @@ def show_tokens(model: Encoder, example: Example) -> None:
 
 def run(model: Encoder, example: Example) -> bool:
     """Every grid of `example`, after the runs ahead of it, under a progress bar with the time
-    left and a Stop button; kept for every session, and as this session's result. False when
-    the input was refused (the message shown)."""
+    left and a Stop button; kept for every session, and as this session's result (a run Stop
+    cuts short: the grids it finished, for this session). False when the input was refused
+    (the message shown)."""
     turns, kept = _patching()
     stop = st.empty()
     stop.button(t("patching.stop"), key="patching_stop", icon=":material/stop:", on_click=_stop)
@@ -157,15 +160,21 @@ def run(model: Encoder, example: Example) -> bool:
     def stopped() -> bool:
         return bool(st.session_state.get(HALTED))
 
+    key = (str(model.path), example)
+    st.session_state.pop(PARTIAL, None)
+
+    def finished(so_far: Patched) -> None:
+        if not so_far.complete:
+            st.session_state[PARTIAL] = (key, so_far)
+
     def compute() -> Patched:
-        found = patch_all(model, example, progress=progress, stop=stopped)
+        found = patch_all(model, example, progress=progress, stop=stopped, finished=finished)
         if found is None:
             raise Stopped
         return found
 
-    key = (str(model.path), example)
     try:
-        kept.get(key, lambda: turns.take(lambda: kept.get(key, compute), waiting))
+        kept.in_turn(key, compute, turns, waiting)
     except Stopped:
         return True
     except ValueError as err:
@@ -174,6 +183,7 @@ def run(model: Encoder, example: Example) -> bool:
     finally:
         slot.empty()
         stop.empty()
+    st.session_state.pop(PARTIAL, None)
     st.session_state[RESULT] = key
     return True
 
@@ -215,15 +225,30 @@ def show_result(model: Encoder, example: Example, patched: Patched) -> None:
         controls.select(SITE, t("patching.site"), lambda s: t(SITE_NAMES[s]), widget="segmented")
     )
     _, tokens = tokens_of(model, example.clean)
-    grid = patched.sites[site]
-    plot(site_figure(grid, tokens, t(SITE_TITLES[site]), scale, text), key=SITE_GRID)
+    grid = patched.sites.get(site)
+    if grid is None:
+        st.info(t("patching.not_finished", what=t(SITE_NAMES[site])))
+    else:
+        plot(site_figure(grid, tokens, t(SITE_TITLES[site]), scale, text), key=SITE_GRID)
     st.caption(t("patching.csv"))
     layers = [str(layer) for layer in range(patched.heads.shape[0])]
     heads = [str(head) for head in range(patched.heads.shape[1])]
     csv_downloads(
         [(t("patching.csv.heads"), patched.heads, layers, heads, "patching_heads")]
-        + [(t(SITE_NAMES[s]), patched.sites[s], layers, tokens, f"patching_{s}") for s in SITES]
-    )
+        + [(t(SITE_NAMES[s]), patched.sites[s], layers, tokens, f"patching_{s}")
+           for s in SITES if s in patched.sites]
+    )  # fmt: skip
+
+
+def _shown() -> tuple[tuple[str, Example], Patched] | None:
+    """This session's run to show: the one Stop cut short, else its last finished run (None
+    when there is none, or the server's store has let it go)."""
+    partial: tuple[tuple[str, Example], Patched] | None = st.session_state.get(PARTIAL)
+    if partial is not None:
+        return partial
+    key: tuple[str, Example] | None = st.session_state.get(RESULT)
+    patched: Patched | None = _patching()[1].find(key) if key else None
+    return (key, patched) if key and patched is not None else None
 
 
 def show() -> None:
@@ -237,13 +262,14 @@ def show() -> None:
     )
     # Taken at once: a run that Stop interrupts does not leave a press behind to start again.
     refused = st.session_state.pop(REQUEST, False) and not run(model, example)
-    kept = st.session_state.get(RESULT)
-    _, store = _patching()
-    patched: Patched | None = store.get(kept, lambda: None) if kept and kept in store else None
-    if kept and kept[0] == str(model.path) and patched is not None:
-        if kept[1] != example:
+    shown = _shown()
+    if shown is not None and shown[0][0] == str(model.path):
+        (_, shown_example), patched = shown
+        if shown_example != example:
             st.caption(t("patching.older"))
-        show_result(model, kept[1], patched)
+        if not patched.complete:
+            st.info(t("patching.partial", done=1 + len(patched.sites), count=len(GRIDS)))
+        show_result(model, shown_example, patched)
     elif st.session_state.get(HALTED):
         st.info(t("patching.stopped"))
     elif not refused:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import streamlit as st
 import torch
 from streamlit.testing.v1 import AppTest
 
@@ -16,10 +17,12 @@ from attnviz.lessons.model_controls import view as model_controls
 from attnviz.lessons.patching import view as patch_view
 from attnviz.lessons.patching.compute import EXAMPLES
 from attnviz.transformer import models, patching
+from attnviz.transformer.encoder import Encoder
 from tests.apptest import chart, open_page, texts_of, z_of
 
 PAGE = "pages/12_Activation_patching.py"
 IOI = EXAMPLES["ioi"]
+PARIS = EXAMPLES["paris"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -122,3 +125,44 @@ def test_bad_input_shows_the_backends_message_and_keeps_the_text(key, value, mes
     assert errors and message in errors, errors
     assert at.text_input(key=key).value == value
     assert "Press **Run**" not in texts_of(at)
+
+
+@pytest.mark.parametrize(
+    ("grid", "said", "finished"),
+    [
+        ("head_patching", "Stopped before the grids were done", 0),
+        ("attention_patching", "Stopped after 2 of 4 grids", 2),
+    ],
+    ids=["during_heads", "during_attention"],
+)
+def test_stop_shows_the_grids_finished_before_it_and_keeps_them_for_no_one_else(
+    smol: Encoder, monkeypatch: pytest.MonkeyPatch, grid: str, said: str, finished: int
+) -> None:
+    original = getattr(patching, grid)
+
+    def stop_pressed(*args, **kwargs):
+        st.session_state[patch_view.HALTED] = True  # what Stop's click does while `grid` runs
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(patching, grid, stop_pressed)
+    patch_view._patching.clear()
+    at = on_smollm2()
+    at.selectbox(key=patch_view.EXAMPLE.key).set_value("paris").run()  # 9 tokens: quicker
+    press_run(at)
+    assert said in texts_of(at)
+    assert (str(smol.path), PARIS) not in patch_view._patching()[1]  # no other session sees it
+    assert patch_view.RESULT not in at.session_state
+    csvs = [d.proto.label for d in at.get("download_button") if "CSV" in d.proto.label]
+    if not finished:
+        assert not at.get("plotly_chart")[1:] and not csvs  # the tokens' chart alone
+        return
+    heads = patching.head_patching(
+        smol, PARIS.clean, PARIS.corrupted, answer=PARIS.answer, wrong=PARIS.wrong
+    )
+    np.testing.assert_allclose(z_of(at, patch_view.HEADS_GRID), heads.numpy(), atol=1e-5)
+    assert z_of(at, patch_view.SITE_GRID).shape == (30, 9)  # the residual stream's, finished
+    assert csvs == ["top heads (CSV)", "heads grid (CSV)", "Residual stream (CSV)"]
+    at.segmented_control(key=patch_view.SITE.key).set_value("attention").run()
+    assert "Not finished before Stop: Attention output" in texts_of(at)
+    keys = [c.proto.id.rpartition("-")[2] for c in at.get("plotly_chart")]
+    assert patch_view.HEADS_GRID in keys and patch_view.SITE_GRID not in keys
