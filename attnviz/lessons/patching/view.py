@@ -100,11 +100,12 @@ def _use_example() -> None:
 
 
 def inputs() -> Example:
-    """The example picker, both prompts side by side, the answer and the wrong answer."""
+    """The example picker, both prompts side by side, the answer and the wrong answer; what to
+    look for while they are the picked example's (not once a person has changed them)."""
     name = controls.select(
         EXAMPLE, t("patching.example"), lambda e: t(EXAMPLE_NAMES[e]), on_change=_use_example
     )
-    st.caption(t(LOOK[str(name)]))
+    look = st.empty()
     left, right = st.columns(2)
     clean = controls.text_input(CLEAN, t("patching.clean"), where=left, max_chars=MAX_PROMPT_CHARS)
     corrupted = controls.text_input(
@@ -112,7 +113,10 @@ def inputs() -> Example:
     )
     answer = controls.text_input(ANSWER, t("patching.answer"), where=left, max_chars=100)
     wrong = controls.text_input(WRONG, t("patching.wrong"), where=right, max_chars=100)
-    return Example(clean, corrupted, answer, wrong)
+    typed = Example(clean, corrupted, answer, wrong)
+    if typed == EXAMPLES[str(name)]:
+        look.caption(t(LOOK[str(name)]))
+    return typed
 
 
 def tokens_of(model: Encoder, text: str) -> tuple[list[int], list[str]]:

@@ -57,6 +57,18 @@ def test_an_encoder_is_refused_with_smollm2_offered() -> None:
     assert "14 tokens each; they differ at 9." in [c.value for c in at.caption]
 
 
+def test_what_to_look_for_is_said_only_of_the_examples_own_prompts() -> None:
+    at = on_smollm2()
+    look = "What to look for: the repeated name"
+    assert any(c.value.startswith(look) for c in at.caption)
+    at.text_input(key=patch_view.CLEAN.key).set_value(EXAMPLES["paris"].clean).run()
+    assert not any(c.value.startswith("What to look for") for c in at.caption)
+    at.selectbox(key=patch_view.EXAMPLE.key).set_value("paris").run()  # the picker fills all four
+    assert at.text_input(key=patch_view.CORRUPTED.key).value == EXAMPLES["paris"].corrupted
+    assert any(c.value.startswith("What to look for: ") for c in at.caption)
+    assert not any(c.value.startswith(look) for c in at.caption)
+
+
 def test_a_run_shows_the_backends_grids_and_a_second_computes_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
