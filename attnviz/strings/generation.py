@@ -113,6 +113,7 @@ EN: dict[str, str] = {
     "generation.drew_title_normalised": "{method}, each row divided by its largest size",
     "generation.drew_attention_title": "Layer {layer}, head {head}: the row that predicted each token",
     "generation.drew_row": "new token",
+    "generation.drew_keys": "Earlier token (input)",
     "generation.drew_hover": "step %{customdata} (click to show it)<br>most: %{text}",
     "generation.drew_note": (
         "Step {step} is framed. Empty cells lie after each token's position: a token draws "
@@ -223,6 +224,7 @@ KO: dict[str, str] = {
     "generation.drew_title_normalised": "{method}, 행마다 크기가 가장 큰 값으로 나눔",
     "generation.drew_attention_title": "{layer}층, {head}번 헤드: 토큰마다 그것을 예측한 행",
     "generation.drew_row": "새 토큰",
+    "generation.drew_keys": "앞선 토큰(입력)",
     "generation.drew_hover": "%{customdata}단계(클릭하면 보여 줍니다)<br>가장 큰 값: %{text}",
     "generation.drew_note": (
         "{step}단계에 테두리를 그렸습니다. 빈 칸은 각 토큰의 위치 뒤입니다. 토큰은 자기 앞에 "

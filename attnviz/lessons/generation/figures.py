@@ -243,13 +243,17 @@ def drew_on_figure(
     `normalised`). A click anywhere on a row of either panel reports that row (`_row_points`)."""
     shown = []
     kinds: tuple[Kind, Kind] = ("scores", "weights")
-    for matrix, title, kind in zip((attribution, attention), titles, kinds, strict=True):
+    # The attribution's columns are the inputs it is read at; only the head attends to them.
+    across = (text("generation.drew_keys"), text("model.keys"))
+    for matrix, title, kind, x_title in zip(
+        (attribution, attention), titles, kinds, across, strict=True
+    ):
         # Cells after each row's last key are NaN: the kit's number formats compare them.
         with np.errstate(invalid="ignore"):
             fig = heatmap(
                 matrix, title=title, kind=kind, text=text, row_labels=rows, col_labels=keys,
-                row_name=text("generation.drew_row"), col_name=text("model.keys"),
-                x_title=text("model.keys"), y_title=text("generation.drew_row"),
+                row_name=text("generation.drew_row"), col_name=x_title,
+                x_title=x_title, y_title=text("generation.drew_row"),
                 show_numbers=False, across=2,
                 bound=1.0 if normalised and kind == "scores" else None,
             )  # fmt: skip

@@ -102,6 +102,9 @@ def test_what_each_token_drew_on_is_two_panels_a_row_click_each() -> None:
     assert selected_panel_cell(event, cells) == (1, 1, 1)
     heat = next(t for t in data["data"] if t["type"] == "heatmap")
     assert heat["zmin"] == -heat["zmax"]  # signed: centred on 0
+    # Only the head attends: the attribution's columns are its inputs.
+    x_titles = [data["layout"][a]["title"]["text"] for a in ("xaxis", "xaxis2")]
+    assert x_titles == ["Earlier token (input)", "Attended token (key)"]
     normalised = figures.drew_on_figure(
         attribution / 1.2, attention, ["a", "b"], ["x", "y", "z"], 1, ("", ""), True, EN
     )
