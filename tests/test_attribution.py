@@ -143,6 +143,27 @@ def test_a_written_generation_is_attributed_as_it_stands(qwen: Encoder) -> None:
         attribution_matrix(qwen, made.ids, p, method="lime")
 
 
+def test_an_interrupted_matrix_passed_again_resumes_where_it_stopped(qwen: Encoder) -> None:
+    made = generation_attribution(qwen, TINY_PROMPT, max_new_tokens=4)
+    p = made.prompt_length
+    rows = np.full(made.matrix.shape, np.nan)
+
+    def interrupt(done: int, count: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt  # as a rerun interrupts the page's run, after row 2
+
+    with pytest.raises(KeyboardInterrupt):
+        attribution_matrix(qwen, made.ids, p, progress=interrupt, into=rows)
+    np.testing.assert_array_equal(rows[:2], made.matrix[:2])
+    assert np.isnan(rows[2:]).all()
+    seen: list[tuple[int, int]] = []
+    found = attribution_matrix(qwen, made.ids, p, progress=lambda *a: seen.append(a), into=rows)
+    assert found is rows and seen == [(3, 4), (4, 4)]  # rows 1 and 2 not computed again
+    np.testing.assert_array_equal(found, made.matrix)
+    with pytest.raises(ValueError, match=r"into must be a float64 array of shape \(4, "):
+        attribution_matrix(qwen, made.ids, p, into=np.full((3, 3), np.nan))
+
+
 def test_every_refusal_says_what_to_do(qwen: Encoder, tiny: dict[str, Path]) -> None:
     cases = [
         ({"method": "saliency"}, "'saliency' is not an attribution method attnviz computes: "

@@ -106,8 +106,10 @@ EN: dict[str, str] = {
     "generation.drew_waiting": (
         "Another session's attribution runs first ({ahead} ahead of this one)."
     ),
+    "generation.drew_resuming": "Attributing the last {left} of {count} new tokens:",
     "generation.drew_stopped": (
-        "Stopped: nothing was kept. Switch **What each new token drew on** on again to start over."
+        "Stopped. Switch **What each new token drew on** on again to go on from the tokens "
+        "already attributed."
     ),
     "generation.drew_title": "{method} of each new token's log-probability",
     "generation.drew_title_normalised": "{method}, each row divided by its largest size",
@@ -216,9 +218,10 @@ KO: dict[str, str] = {
     ),
     "generation.drew_computing": "새 토큰 {count}개의 기여도 계산 중:",
     "generation.drew_waiting": "다른 세션의 기여도 계산이 먼저 돕니다(이 세션 앞에 {ahead}개).",
+    "generation.drew_resuming": "새 토큰 {count}개 중 남은 {left}개의 기여도 계산 중:",
     "generation.drew_stopped": (
-        "멈췄습니다. 아무것도 남기지 않았습니다. 다시 하려면 **새 토큰마다 무엇에 기댔나**를 "
-        "다시 켜세요."
+        "멈췄습니다. **새 토큰마다 무엇에 기댔나**를 다시 켜면 이미 계산한 토큰 다음부터 "
+        "이어서 계산합니다."
     ),
     "generation.drew_title": "새 토큰마다 로그 확률의 {method}",
     "generation.drew_title_normalised": "{method}, 행마다 크기가 가장 큰 값으로 나눔",

@@ -92,18 +92,26 @@ def attribution_matrix(
     *,
     method: str = "gradient_x_input",
     progress: Callable[[int, int], None] | None = None,
+    into: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N, T): the attribution of each of the N = len(ids) - `prompt_length` last ids to every
     id before it, NaN after (a generation already written: the Generation page's, kept as it
-    stopped). `progress(done, N)` after each row."""
+    stopped). `progress(done, N)` after each row. `into`, an (N, T) float64 array, is filled
+    row by row and returned; rows it already holds (position 0 not NaN) are kept, so an
+    interrupted call's array, passed again, resumes where that call stopped."""
     _check_method(method)
     count = len(ids) - prompt_length
     if prompt_length < 1 or count < 1:
         raise ValueError(f"{len(ids)} ids with a prompt of {prompt_length}: attribute 1 or more")
+    shape = (count, prompt_length + count - 1)  # (N, T)
+    if into is not None and (into.shape != shape or into.dtype != np.float64):
+        raise ValueError(f"into must be a float64 array of shape {shape}, got {into.shape}")
+    matrix = np.full(shape, np.nan) if into is None else into
     with torch.no_grad():
         embeddings = encoder.model.get_input_embeddings()(torch.tensor(ids))  # (P + N, d)
-    matrix = np.full((count, prompt_length + count - 1), np.nan)  # (N, T)
     for i in range(count):
+        if not np.isnan(matrix[i, 0]):
+            continue  # attributed by an earlier call
         before = prompt_length + i
         row = attribute_row(encoder, embeddings[:before], ids[before], method)  # (P + i,)
         matrix[i, :before] = row.double().numpy()

@@ -79,6 +79,9 @@ KEPT = cache.Kept()  # attributions, computed under a progress bar, shared by ev
 # One attribution at a time per server: integrated gradients hold the cores for minutes, and
 # a class switching the view on at once would add up its memory.
 TURNS = Turns()
+# Attributions under way, filled row by row: a rerun that interrupts one (a slider moved, the
+# head changed) resumes it from the rows done instead of starting again.
+STARTED = cache.Kept(entries=4)
 DREW_STOPPED = "generation_drew_stopped"  # Stop pressed while attributing: the switch went off
 LINK: tuple[controls.Control, ...] = (
     MODEL, PROMPT, CHAT, NEW, DECODING, TEMPERATURE, TOP_K, SEED, STEP, LAYER, HEAD, DREW,
@@ -239,7 +242,8 @@ def show_result(model: Encoder, made: Generation) -> None:
 def attribution(model: Encoder, made: Generation, method: str) -> np.ndarray:
     """The kept generation's attribution matrix (the ids as they stand, a Stop included), kept
     per model, ids and method for every session. Computed after the attributions ahead of it,
-    under a progress bar with a Stop button (which switches the view off and keeps nothing)."""
+    under a progress bar with a Stop button (which switches the view off); a run a rerun
+    interrupts resumes from its rows done (`STARTED`)."""
     key = (str(model.path), tuple(made.prompt_ids), tuple(made.ids), method)
     stop, slot = st.empty(), st.empty()
     if key not in KEPT:
@@ -252,11 +256,19 @@ def attribution(model: Encoder, made: Generation, method: str) -> np.ndarray:
         slot.info(t("generation.drew_waiting", ahead=ahead))
 
     def compute() -> np.ndarray:
+        prompt, new = len(made.prompt_ids), len(made.ids)
+        rows = STARTED.get(key, lambda: np.full((new, prompt + new - 1), np.nan))
+        before = int((~np.isnan(rows[:, 0])).sum())  # rows an interrupted run finished
+        label = (
+            t("generation.drew_resuming", left=new - before, count=new)
+            if before
+            else t("generation.drew_computing", count=new)
+        )
         with slot:
-            bar = ProgressBar(t("generation.drew_computing", count=len(made.ids)))
+            bar = ProgressBar(label)  # this run's share: its time left at its own pace
         return attribution_matrix(
-            model, [*made.prompt_ids, *made.ids], len(made.prompt_ids), method=method,
-            progress=lambda done, count: bar(done / count),
+            model, [*made.prompt_ids, *made.ids], prompt, method=method,
+            progress=lambda done, count: bar((done - before) / (count - before)), into=rows,
         )  # fmt: skip
 
     try:
