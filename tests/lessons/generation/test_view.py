@@ -10,6 +10,7 @@ from attnviz.app.model import MODEL
 from attnviz.figures.labels import escape_label
 from attnviz.lessons.generation import view as gen_view
 from attnviz.lessons.generation.compute import probability_text
+from attnviz.lessons.generation_drew import view as drew_view
 from attnviz.transformer import generation, generation_attribution, lens, models
 from attnviz.transformer.encoder import Encoder
 from tests.apptest import chart, open_page, texts_of, z_of
@@ -95,14 +96,14 @@ def test_what_each_new_token_drew_on_equals_the_backend(smol: Encoder) -> None:
     at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
     at.slider(key=gen_view.NEW.key).set_value(4).run(timeout=120)
     next(b for b in at.button if b.label == "Generate").click().run(timeout=120)
-    assert gen_view.DREW_CHART not in str(at.get("plotly_chart"))  # only when asked
+    assert drew_view.DREW_CHART not in str(at.get("plotly_chart"))  # only when asked
     at.selectbox(key=gen_view.HEAD.key).set_value(2).run(timeout=120)
-    at.toggle(key=gen_view.DREW.key).set_value(True).run(timeout=120)
+    at.toggle(key=drew_view.DREW.key).set_value(True).run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     made = generation_attribution(smol, gen_view.DEFAULT_PROMPT, max_new_tokens=4)
     written = generation.generate(smol, gen_view.DEFAULT_PROMPT, max_new_tokens=4)
     p = made.prompt_length
-    figure = chart(at, gen_view.DREW_CHART)
+    figure = chart(at, drew_view.DREW_CHART)
     left, right = panel_z(figure, 0), panel_z(figure, 1)
     assert left.shape == right.shape == (4, p + 3)
     np.testing.assert_allclose(left, made.matrix, rtol=1e-4, atol=1e-5)
@@ -110,11 +111,11 @@ def test_what_each_new_token_drew_on_equals_the_backend(smol: Encoder) -> None:
         assert np.isnan(left[i, p + i :]).all() and np.isnan(right[i, p + i :]).all()
         np.testing.assert_allclose(right[i, : p + i], step.attention[0, 2], atol=1e-5)
     assert "Layer 0, head 2" in " ".join(annotation_texts(figure))
-    at.toggle(key=gen_view.NORMALISE.key).set_value(True).run(timeout=120)
+    at.toggle(key=drew_view.NORMALISE.key).set_value(True).run(timeout=120)
     largest = np.nanmax(np.abs(made.matrix), axis=1, keepdims=True)
-    normalised = panel_z(chart(at, gen_view.DREW_CHART), 0)
+    normalised = panel_z(chart(at, drew_view.DREW_CHART), 0)
     np.testing.assert_allclose(normalised, made.matrix / largest, rtol=1e-4, atol=1e-5)
-    at.session_state[gen_view.DREW_ROW] = 2  # what a click on the third row stores
+    at.session_state[drew_view.DREW_ROW] = 2  # what a click on the third row stores
     at.run(timeout=120)
     assert at.slider(key=gen_view.STEP.key).value == 3 and not at.exception
 
@@ -126,9 +127,9 @@ def test_a_prompt_the_model_cannot_read_shows_a_message(smol: Encoder) -> None:
     at.selectbox(key=MODEL.key).set_value(models.SMOLLM2).run(timeout=120)
     at.slider(key=gen_view.NEW.key).set_value(2).run(timeout=120)
     next(b for b in at.button if b.label == "Generate").click().run(timeout=120)
-    at.toggle(key=gen_view.DREW.key).set_value(True).run(timeout=120)
+    at.toggle(key=drew_view.DREW.key).set_value(True).run(timeout=120)
     at.text_area(key=gen_view.PROMPT.key).set_value("").run(timeout=120)
     next(b for b in at.button if b.label == "Generate").click().run(timeout=120)
     assert not at.exception, [e.value for e in at.exception]
     assert "has no characters the tokenizer reads" in texts_of(at)
-    assert panel_z(chart(at, gen_view.DREW_CHART), 0).shape[0] == 2
+    assert panel_z(chart(at, drew_view.DREW_CHART), 0).shape[0] == 2
