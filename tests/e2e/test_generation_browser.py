@@ -115,7 +115,7 @@ def test_a_click_on_a_row_of_what_each_token_drew_on_moves_the_step(app_url, pag
     chart.screenshot(path=str(SCREENSHOTS / "generation_drew.png"))
 
 
-def test_stop_while_attributing_switches_the_view_off_and_keeps_nothing(app_url, page):
+def test_stop_while_attributing_switches_the_view_off_and_on_again_goes_on(app_url, page):
     """Integrated gradients of 6 new tokens (about 4 s each on SmolLM2): Stop, pressed while
     the bar runs, ends the run and switches the view off with a word on what happened, said
     once; the generated text stays. Switched on again, it goes on from the rows done."""
