@@ -156,6 +156,7 @@ def test_an_interrupted_matrix_passed_again_resumes_where_it_stopped(qwen: Encod
         attribution_matrix(qwen, made.ids, p, progress=interrupt, into=rows)
     np.testing.assert_array_equal(rows[:2], made.matrix[:2])
     assert np.isnan(rows[2:]).all()
+    assert attribution.rows_done(rows).tolist() == [True, True, False, False]
     seen: list[tuple[int, int]] = []
     found = attribution_matrix(qwen, made.ids, p, progress=lambda *a: seen.append(a), into=rows)
     assert found is rows and seen == [(3, 4), (4, 4)]  # rows 1 and 2 not computed again

@@ -97,7 +97,7 @@ def attribution_matrix(
     """(N, T): the attribution of each of the N = len(ids) - `prompt_length` last ids to every
     id before it, NaN after (a generation already written: the Generation page's, kept as it
     stopped). `progress(done, N)` after each row. `into`, an (N, T) float64 array, is filled
-    row by row and returned; rows it already holds (position 0 not NaN) are kept, so an
+    row by row and returned; rows it already holds (`rows_done`: position 0 not NaN) are kept, so an
     interrupted call's array, passed again, resumes where that call stopped."""
     _check_method(method)
     count = len(ids) - prompt_length
@@ -109,8 +109,9 @@ def attribution_matrix(
     matrix = np.full(shape, np.nan) if into is None else into
     with torch.no_grad():
         embeddings = encoder.model.get_input_embeddings()(torch.tensor(ids))  # (P + N, d)
+    done = rows_done(matrix)
     for i in range(count):
-        if not np.isnan(matrix[i, 0]):
+        if done[i]:
             continue  # attributed by an earlier call
         before = prompt_length + i
         row = attribute_row(encoder, embeddings[:before], ids[before], method)  # (P + i,)
@@ -118,6 +119,12 @@ def attribution_matrix(
         if progress is not None:
             progress(i + 1, count)
     return matrix
+
+
+def rows_done(matrix: np.ndarray) -> np.ndarray:
+    """(N,) bool: the rows of an (N, T) attribution matrix already attributed (every row holds
+    position 0, so a row is done once that is not NaN)."""
+    return ~np.isnan(matrix[:, 0])
 
 
 def _check(method: str, max_new_tokens: int, prompt: str) -> None:

@@ -4,7 +4,6 @@ asks for a key another session is computing waits its turn and finds it kept."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
@@ -15,13 +14,18 @@ from attnviz.app.turns import Turns
 
 def test_the_same_key_asked_twice_at_once_is_computed_once():
     kept, turns = Kept(entries=4), Turns()
-    started, calls, found, ahead = threading.Event(), [], [], []
+    started, told = threading.Event(), threading.Event()
+    calls, found, ahead = [], [], []
 
     def slow() -> int:
         calls.append("slow")
         started.set()
-        time.sleep(0.6)  # the second session asks meanwhile
+        assert told.wait(5)  # it runs until the second session has been told it waits
         return 7
+
+    def waiting(count: int) -> None:
+        ahead.append(count)
+        told.set()
 
     first = threading.Thread(
         target=lambda: found.append(kept.in_turn("k", slow, turns)), daemon=True
@@ -29,7 +33,7 @@ def test_the_same_key_asked_twice_at_once_is_computed_once():
     first.start()
     assert started.wait(5)
     # The second asks while the first computes: it waits, told how many are ahead of it.
-    second = kept.in_turn("k", lambda: calls.append("again") or 8, turns, ahead.append)
+    second = kept.in_turn("k", lambda: calls.append("again") or 8, turns, waiting)
     first.join(5)
     assert found == [7] and second == 7
     assert calls == ["slow"]

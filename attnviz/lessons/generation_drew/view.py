@@ -21,7 +21,7 @@ from attnviz.figures.panels import panel_cells
 from attnviz.i18n import catalogue, t
 from attnviz.lessons.generation.compute import head_rows, normalise_rows
 from attnviz.lessons.generation.figures import drew_on_figure
-from attnviz.transformer.attribution import ATTRIBUTION_METHODS, attribution_matrix
+from attnviz.transformer.attribution import ATTRIBUTION_METHODS, attribution_matrix, rows_done
 from attnviz.transformer.encoder import Encoder
 from attnviz.transformer.generation import Generation
 
@@ -72,7 +72,7 @@ def attribution(model: Encoder, made: Generation, method: str) -> np.ndarray:
     def compute() -> np.ndarray:
         prompt, new = len(made.prompt_ids), len(made.ids)
         rows = STARTED.get(key, lambda: np.full((new, prompt + new - 1), np.nan))
-        before = int((~np.isnan(rows[:, 0])).sum())  # rows an interrupted run finished
+        before = int(rows_done(rows).sum())  # rows an interrupted run finished
         label = (
             t("generation.drew_resuming", left=new - before, count=new)
             if before
